@@ -1,0 +1,58 @@
+import type { Bundle } from "../config/bundle.js";
+import type { Config } from "../config/config.js";
+import type { Logger } from "../domain/logger.js";
+import type { ModelProvider } from "../models/provider.js";
+import type { RetryPolicy } from "../models/retry.js";
+import type { ProfileStore } from "../persistence/profile-store.js";
+import type { Retriever } from "../retrieval/types.js";
+import type { Policy } from "./policy.js";
+
+/** The limits and thresholds the graph reads, resolved once from Config. */
+export interface AgentSettings {
+  budgets: Config["budgets"];
+  limits: Pick<Config["limits"], "historyTurns" | "summaryMaxChars" | "replayRecords">;
+  retrieval: { topK: number };
+  grading: {
+    minConfidence: number;
+    /** At or above: sufficient without asking a model. */
+    sufficientScore: number;
+    /** Below: insufficient without asking a model. Between the two: the model grades. */
+    insufficientScore: number;
+    /** Results within this score of the best count as equally good when judging ambiguity. */
+    ambiguityMargin: number;
+    /** At most this many options in a clarifying question. */
+    maxClarifyOptions: number;
+  };
+  /** Phrase the clarifying question with the model (options stay fixed). Default false: copy. */
+  clarifyWithModel: boolean;
+  retry: RetryPolicy;
+}
+
+/** Everything a node needs, injected once when the graph is built. */
+export interface AgentDeps {
+  models: ModelProvider;
+  retriever: Retriever;
+  profiles: ProfileStore;
+  policy: Policy;
+  bundle: Bundle;
+  settings: AgentSettings;
+  /** Milliseconds since the epoch; injected so tests control time. */
+  now: () => number;
+  newId: () => string;
+  logger: Logger;
+}
+
+export function settingsFromConfig(config: Config): AgentSettings {
+  return {
+    budgets: config.budgets,
+    limits: {
+      historyTurns: config.limits.historyTurns,
+      summaryMaxChars: config.limits.summaryMaxChars,
+      replayRecords: config.limits.replayRecords,
+    },
+    retrieval: { topK: config.retrieval.topK },
+    grading: config.grading,
+    clarifyWithModel: config.models.clarifyWithModel,
+    retry: config.models.retry,
+  };
+}

@@ -1,0 +1,86 @@
+import type { EvidenceChunk } from "../models/roles.js";
+import { analyze } from "../retrieval/analyzers/index.js";
+import type { Chunk } from "../retrieval/types.js";
+import type { Language } from "../text/language.js";
+import type { Hit } from "./state.js";
+import type { ClarifyOption } from "./types.js";
+
+export function toEvidence(chunk: Chunk, score: number): EvidenceChunk {
+  return {
+    chunkId: chunk.chunkId,
+    documentId: chunk.documentId,
+    title: chunk.title,
+    product: chunk.product,
+    domain: chunk.domain,
+    lang: chunk.lang,
+    text: chunk.text,
+    score,
+  };
+}
+
+/**
+ * The evidence a model sees: the retrieved chunks (relevant ones first) and their neighbours
+ * (context-window expansion), each its own citable chunk, without duplicates.
+ */
+export function evidenceFromHits(hits: readonly Hit[], relevantFirst: readonly string[] = [], limit = 12): EvidenceChunk[] {
+  const order = new Map(relevantFirst.map((id, i) => [id, i]));
+  const ranked = [...hits].sort((a, b) => (order.get(a.chunk.chunkId) ?? Infinity) - (order.get(b.chunk.chunkId) ?? Infinity));
+  const seen = new Set<string>();
+  const out: EvidenceChunk[] = [];
+  const push = (chunk: Chunk, score: number) => {
+    if (seen.has(chunk.chunkId) || out.length >= limit) return;
+    seen.add(chunk.chunkId);
+    out.push(toEvidence(chunk, score));
+  };
+  for (const hit of ranked) push(hit.chunk, hit.score);
+  for (const hit of ranked) for (const neighbor of hit.neighbors) push(neighbor, hit.score * 0.9);
+  return out;
+}
+
+/** Words that name no product in particular ("insurance"), ignored when matching product names. */
+const GENERIC_TERMS = new Set(analyze("insurance insure insured policy plan cover coverage product بیمه بیمه‌نامه پوشش طرح محصول"));
+
+function productTerms(chunk: Chunk): Set<string> {
+  return new Set(analyze(`${chunk.title} ${chunk.product.replace(/-/gu, " ")}`).filter((t) => !GENERIC_TERMS.has(t)));
+}
+
+export interface Ambiguity {
+  /** Distinct products among the equally good results that the query does not tell apart. */
+  options: ClarifyOption[];
+}
+
+/**
+ * Decides from chunk metadata alone whether the best results span several products that the
+ * query does not tell apart ("how much does it cost?" over motor, health and travel prices).
+ * Options are built only from the retrieved chunks' metadata: one per product, the document in
+ * the reply language when there is one, so the options always name content that exists.
+ */
+export function findAmbiguity(hits: readonly Hit[], query: string, language: Language, margin: number, maxOptions: number): Ambiguity | null {
+  const best = hits[0];
+  if (best === undefined) return null;
+  const contenders = hits.filter((h) => h.score >= best.score - margin);
+  const byProduct = new Map<string, Hit[]>();
+  for (const hit of contenders) {
+    const list = byProduct.get(hit.chunk.product) ?? [];
+    list.push(hit);
+    byProduct.set(hit.chunk.product, list);
+  }
+  if (byProduct.size < 2) return null;
+
+  const queryTerms = new Set(analyze(query));
+  const termsByProduct = new Map([...byProduct].map(([product, list]) => [product, productTerms(list[0]!.chunk)]));
+  // A term shared by every contender ("motor" for both motor products) names none of them alone.
+  const distinguishing = (product: string) =>
+    [...termsByProduct.get(product)!].filter((t) => [...termsByProduct.entries()].some(([p, terms]) => p !== product && !terms.has(t)));
+  const named = [...byProduct.keys()].filter((product) => distinguishing(product).some((t) => queryTerms.has(t)));
+  if (named.length === 1) return null;
+  const products = named.length >= 2 ? named : [...byProduct.keys()];
+
+  const options: ClarifyOption[] = [];
+  for (const product of products.slice(0, maxOptions)) {
+    const list = byProduct.get(product)!;
+    const chunk = (list.find((h) => h.chunk.lang === language) ?? list[0]!).chunk;
+    options.push({ label: chunk.title, documentId: chunk.documentId, domain: chunk.domain, title: chunk.title, product });
+  }
+  return { options };
+}

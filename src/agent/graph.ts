@@ -1,0 +1,104 @@
+import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import type { AgentDeps } from "./deps.js";
+import { clarifyNode } from "./nodes/clarify.js";
+import { contextualizeNode } from "./nodes/contextualize.js";
+import { escalateNode } from "./nodes/escalate.js";
+import { generateNode } from "./nodes/generate.js";
+import { gradeNode } from "./nodes/grade.js";
+import { loadMemoryNode } from "./nodes/load-memory.js";
+import { NODES } from "./nodes/names.js";
+import { recordTurnNode } from "./nodes/record-turn.js";
+import { retrieveNode } from "./nodes/retrieve.js";
+import { triageNode } from "./nodes/triage.js";
+import { verifyNode } from "./nodes/verify.js";
+import { writeMemoryNode } from "./nodes/write-memory.js";
+import { AgentState, type AgentStateValue } from "./state.js";
+
+/**
+ * Routing: pure functions of the state, so every route is testable without a database or a
+ * model. A recorded escalation always wins; budgets were applied by the node that spent them.
+ */
+type Route<T extends string> = (state: AgentStateValue) => T;
+
+export const routeAfterTriage: Route<"escalate" | "generate" | "contextualize"> = (state) => {
+  if (state.escalation !== null) return NODES.escalate;
+  switch (state.intent) {
+    case "chitchat":
+    case "out_of_scope":
+      return NODES.generate;
+    case "knowledge":
+      return NODES.contextualize;
+    case "account":
+    case "handoff_request":
+    case null:
+      // Account and handoff intents always carry an escalation; reaching here is a bug.
+      throw new Error(`triage left intent ${String(state.intent)} without an escalation`);
+  }
+};
+
+export const routeAfterContextualize: Route<"escalate" | "retrieve"> = (state) =>
+  state.escalation !== null ? NODES.escalate : NODES.retrieve;
+
+export const routeAfterRetrieve: Route<"escalate" | "grade"> = (state) => (state.escalation !== null ? NODES.escalate : NODES.grade);
+
+export const routeAfterGrade: Route<"escalate" | "generate" | "clarify" | "retrieve"> = (state) => {
+  if (state.escalation !== null) return NODES.escalate;
+  switch (state.grading?.verdict) {
+    case "sufficient":
+      return NODES.generate;
+    case "ambiguous":
+      return NODES.clarify;
+    case "insufficient":
+      return NODES.retrieve;
+    case undefined:
+      throw new Error("grade produced no verdict");
+  }
+};
+
+export const routeAfterClarify: Route<"escalate" | "record_turn"> = (state) =>
+  state.escalation !== null ? NODES.escalate : NODES.recordTurn;
+
+export const routeAfterGenerate: Route<"escalate" | "record_turn" | "verify"> = (state) => {
+  if (state.escalation !== null) return NODES.escalate;
+  // Chitchat and out-of-scope replies are final: they state no facts to verify.
+  return state.outcome !== null ? NODES.recordTurn : NODES.verify;
+};
+
+export const routeAfterVerify: Route<"escalate" | "write_memory" | "generate"> = (state) => {
+  if (state.escalation !== null) return NODES.escalate;
+  return state.verification?.grounded === true ? NODES.writeMemory : NODES.generate;
+};
+
+/** Builds the turn graph; compile with a checkpointer to keep threads. */
+export function buildGraph(deps: AgentDeps) {
+  return new StateGraph(AgentState)
+    .addNode(NODES.loadMemory, loadMemoryNode(deps))
+    .addNode(NODES.triage, triageNode(deps))
+    .addNode(NODES.contextualize, contextualizeNode(deps))
+    .addNode(NODES.retrieve, retrieveNode(deps))
+    .addNode(NODES.grade, gradeNode(deps))
+    .addNode(NODES.clarify, clarifyNode(deps))
+    .addNode(NODES.generate, generateNode(deps))
+    .addNode(NODES.verify, verifyNode(deps))
+    .addNode(NODES.escalate, escalateNode(deps))
+    .addNode(NODES.writeMemory, writeMemoryNode(deps))
+    .addNode(NODES.recordTurn, recordTurnNode(deps))
+    .addEdge(START, NODES.loadMemory)
+    .addEdge(NODES.loadMemory, NODES.triage)
+    .addConditionalEdges(NODES.triage, routeAfterTriage, [NODES.escalate, NODES.generate, NODES.contextualize])
+    .addConditionalEdges(NODES.contextualize, routeAfterContextualize, [NODES.escalate, NODES.retrieve])
+    .addConditionalEdges(NODES.retrieve, routeAfterRetrieve, [NODES.escalate, NODES.grade])
+    .addConditionalEdges(NODES.grade, routeAfterGrade, [NODES.escalate, NODES.generate, NODES.clarify, NODES.retrieve])
+    .addConditionalEdges(NODES.clarify, routeAfterClarify, [NODES.escalate, NODES.recordTurn])
+    .addConditionalEdges(NODES.generate, routeAfterGenerate, [NODES.escalate, NODES.recordTurn, NODES.verify])
+    .addConditionalEdges(NODES.verify, routeAfterVerify, [NODES.escalate, NODES.writeMemory, NODES.generate])
+    .addEdge(NODES.escalate, NODES.recordTurn)
+    .addEdge(NODES.writeMemory, NODES.recordTurn)
+    .addEdge(NODES.recordTurn, END);
+}
+
+export function compileGraph(deps: AgentDeps, checkpointer: BaseCheckpointSaver) {
+  return buildGraph(deps).compile({ checkpointer });
+}
+
+export type CompiledAgentGraph = ReturnType<typeof compileGraph>;

@@ -1,0 +1,39 @@
+import type { EvidenceChunk } from "../models/roles.js";
+import { foldForMatch } from "../text/normalize.js";
+import { extractNumbers } from "../text/numbers.js";
+import { splitSentences } from "../text/sentences.js";
+import type { CitedClaim } from "./types.js";
+
+/**
+ * Deterministic grounding checks, run before any model check (DESIGN §3): every claim cites at
+ * least one chunk retrieved this turn, and every number in a claim appears in a chunk it cites.
+ * Numbers are compared canonically, so "2,000,000", "2000000" and "۲٬۰۰۰٬۰۰۰" are one number.
+ */
+export interface GroundingReport {
+  failures: Array<{ claimIndex: number; reason: string }>;
+  /** Claims that are a sentence of their cited chunk, verbatim after normalisation. */
+  verbatim: boolean[];
+}
+
+const comparable = (text: string) => foldForMatch(text).replace(/[\s.!?؟:;,،]+$/u, "");
+
+export function checkGrounding(claims: readonly CitedClaim[], evidence: readonly EvidenceChunk[]): GroundingReport {
+  const byId = new Map(evidence.map((e) => [e.chunkId, e]));
+  const failures: GroundingReport["failures"] = [];
+  const verbatim: boolean[] = [];
+  claims.forEach((claim, claimIndex) => {
+    const cited = claim.chunkIds.map((id) => byId.get(id));
+    const unknown = claim.chunkIds.filter((_, i) => cited[i] === undefined);
+    if (claim.chunkIds.length === 0) failures.push({ claimIndex, reason: "cites no chunk" });
+    if (unknown.length > 0) failures.push({ claimIndex, reason: `cites chunks not retrieved this turn: ${unknown.join(", ")}` });
+    const sources = cited.filter((c): c is EvidenceChunk => c !== undefined);
+    const available = new Set(sources.flatMap((s) => extractNumbers(s.text)));
+    const missing = extractNumbers(claim.text).filter((n) => !available.has(n));
+    if (missing.length > 0 && sources.length > 0) {
+      failures.push({ claimIndex, reason: `number ${missing.join(", ")} not in the cited chunk ${sources.map((s) => s.chunkId).join(", ")}` });
+    }
+    const sentence = comparable(claim.text);
+    verbatim.push(sources.some((s) => splitSentences(s.text).some((candidate) => comparable(candidate) === sentence)));
+  });
+  return { failures, verbatim };
+}

@@ -1,0 +1,35 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { callModel } from "../model-call.js";
+import type { AgentDeps } from "../deps.js";
+import type { AgentStateUpdate, AgentStateValue, RetrievalFilter } from "../state.js";
+
+/**
+ * Rewrites the turn into a standalone retrieval query. The user's text is never modified.
+ * No model call when nothing needs rewriting: a first turn, or a pick from the previous
+ * clarifying question (the pick narrows retrieval to the chosen document).
+ */
+export function contextualizeNode(deps: AgentDeps) {
+  return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
+    const turn = state.turn!;
+    const filter: RetrievalFilter = turn.domain !== "" ? { domain: turn.domain } : {};
+    if (state.gate?.kind === "clarify_choice" && state.pendingClarify !== null) {
+      const { option } = state.gate;
+      return {
+        rewrittenQuery: `${state.pendingClarify.query} ${option.title}`.trim(),
+        retrievalFilter: { ...filter, documentIds: [option.documentId] },
+      };
+    }
+    if (state.history.length === 0) {
+      return { rewrittenQuery: turn.text.trim(), retrievalFilter: filter };
+    }
+    const call = await callModel(
+      deps,
+      state,
+      "contextualize",
+      { text: turn.text, language: state.language, history: state.history, summary: state.summary, profile: state.profile },
+      config.signal,
+    );
+    if (call.kind !== "ok") return { ...call.accounting, escalation: call.escalation };
+    return { ...call.accounting, rewrittenQuery: call.output.query, retrievalFilter: filter };
+  };
+}

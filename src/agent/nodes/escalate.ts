@@ -1,0 +1,41 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { renderCopy } from "../../config/bundle.js";
+import { conversationSummary } from "../history.js";
+import type { AgentDeps } from "../deps.js";
+import type { AgentStateUpdate, AgentStateValue } from "../state.js";
+import type { EscalationOutcome } from "../types.js";
+
+/** How many retrieved chunks the human agent sees in the handoff. */
+const HANDOFF_CHUNKS = 5;
+
+/**
+ * Terminal: produces the handoff signal and closes the thread. It performs no transfer; the
+ * caller runs its own "connect me to a human" path with the handoff context.
+ */
+export function escalateNode(deps: AgentDeps) {
+  return async (state: AgentStateValue, _config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
+    const turn = state.turn!;
+    // Routing only comes here with a reason recorded; a missing one is a bug, handed off all the same.
+    const pending = state.escalation ?? { reason: "budget_exhausted", detail: "escalated without a recorded reason" };
+    const outcome: EscalationOutcome = {
+      kind: "escalate",
+      reason: pending.reason,
+      message: renderCopy(deps.bundle, pending.copyKey ?? `escalation.${pending.reason}`, state.language),
+      detail: pending.detail,
+      handoff: {
+        rewrittenQuery: state.rewrittenQuery,
+        topChunks: state.hits.slice(0, HANDOFF_CHUNKS).map((h) => ({
+          chunkId: h.chunk.chunkId,
+          documentId: h.chunk.documentId,
+          title: h.chunk.title,
+          score: Number(h.score.toFixed(4)),
+        })),
+        conversationSummary: conversationSummary(state.summary, state.history),
+        userProfile: state.profile,
+        lastUserMessage: turn.text,
+        language: state.language,
+      },
+    };
+    return { outcome, threadStatus: "escalated", handoff: outcome };
+  };
+}

@@ -1,0 +1,69 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { renderCopy, type CopyKey } from "../../config/bundle.js";
+import { evidenceFromHits } from "../evidence.js";
+import { callModel } from "../model-call.js";
+import type { AgentDeps } from "../deps.js";
+import type { AgentStateUpdate, AgentStateValue } from "../state.js";
+
+/**
+ * Answers. Chitchat and out-of-scope turns get a short reply from the bundle's copy: no
+ * retrieval, no facts, no citations, no model call. Knowledge turns are answered only from the
+ * retrieved chunks, every claim cited; a draft that is not answered or not confident enough
+ * escalates (ADR trigger 4). After a failed verification this node runs again once, told why.
+ */
+export function generateNode(deps: AgentDeps) {
+  return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
+    const language = state.language;
+    if (state.intent === "chitchat" || state.intent === "out_of_scope") {
+      const key: CopyKey =
+        state.intent === "out_of_scope" ? "out_of_scope.reply" : `chitchat.${state.gate?.kind === "chitchat" ? state.gate.chitchat : "smalltalk"}`;
+      return {
+        outcome: {
+          kind: "answer",
+          answerKind: state.intent === "out_of_scope" ? "out_of_scope" : "chitchat",
+          text: renderCopy(deps.bundle, key, language),
+          claims: [],
+          citations: [],
+          confidence: 0,
+        },
+      };
+    }
+
+    const regenerating = state.verification !== null && !state.verification.grounded;
+    const feedback = regenerating
+      ? state.verification!.failures
+          .map((f) => `Rejected: "${state.draft?.claims[f.claimIndex]?.text ?? ""}" (${f.reason})`)
+          .join("\n")
+      : undefined;
+    const call = await callModel(
+      deps,
+      state,
+      "generate",
+      {
+        userText: state.turn!.text,
+        query: state.rewrittenQuery,
+        language,
+        chunks: evidenceFromHits(state.hits, state.grading?.relevantChunkIds ?? []),
+        ...(feedback !== undefined ? { feedback } : {}),
+      },
+      config.signal,
+    );
+    if (call.kind !== "ok") return { ...call.accounting, escalation: call.escalation };
+    const { claims, answered, confidence } = call.output;
+    const update: AgentStateUpdate = {
+      ...call.accounting,
+      draft: { claims, answered, confidence },
+      verification: null,
+      regenerations: regenerating ? state.regenerations + 1 : state.regenerations,
+    };
+    if (!answered || claims.length === 0) {
+      update.escalation = { reason: "low_confidence", detail: "the retrieved chunks do not answer the question (answered: false)" };
+    } else if (confidence < deps.settings.grading.minConfidence) {
+      update.escalation = {
+        reason: "low_confidence",
+        detail: `answer confidence ${confidence.toFixed(2)} below ${deps.settings.grading.minConfidence}`,
+      };
+    }
+    return update;
+  };
+}

@@ -1,0 +1,17 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { detectLanguage } from "../../text/language.js";
+import type { AgentDeps } from "../deps.js";
+import type { AgentStateUpdate, AgentStateValue } from "../state.js";
+
+/** Reads the user's long-term profile and detects the reply language from the user's text. */
+export function loadMemoryNode(deps: AgentDeps) {
+  return async (state: AgentStateValue, _config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
+    const turn = state.turn!;
+    const profile = await deps.profiles.get(turn.tenantId, turn.userId);
+    // The detected language of this message wins; the locale hint and the profile only break ties
+    // for text without letters ("2", "?").
+    const hint = turn.locale !== "" ? turn.locale : profile.preferredLanguage;
+    const { language } = detectLanguage(turn.text, hint, deps.bundle.defaultLanguage);
+    return { profile, language };
+  };
+}

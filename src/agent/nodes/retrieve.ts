@@ -1,0 +1,51 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { RetrievalUnavailableError, type RetrievalRequest } from "../../retrieval/types.js";
+import type { AgentDeps } from "../deps.js";
+import type { AgentStateUpdate, AgentStateValue } from "../state.js";
+
+/**
+ * Hybrid retrieval with the tenant (from credentials) and the domain filter injected here,
+ * server-side. A second round widens the search: the user's own words join the rewritten query
+ * and a document restriction from a clarify pick is dropped (the caller's domain scope stays).
+ */
+export function retrieveNode(deps: AgentDeps) {
+  return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
+    const turn = state.turn!;
+    const round = state.retrievalRounds + 1;
+    const widen = round > 1;
+    const query = widen ? dedupeWords(`${state.rewrittenQuery} ${turn.text}`) : state.rewrittenQuery;
+    const request: RetrievalRequest = {
+      query,
+      tenantId: turn.tenantId,
+      language: state.language,
+      topK: widen ? deps.settings.retrieval.topK * 2 : deps.settings.retrieval.topK,
+    };
+    if (state.retrievalFilter.domain !== undefined) request.domain = state.retrievalFilter.domain;
+    if (!widen && state.retrievalFilter.documentIds !== undefined) request.documentIds = state.retrievalFilter.documentIds;
+    try {
+      const { hits } = await deps.retriever.retrieve(request, config.signal);
+      return {
+        retrievalRounds: round,
+        hits: hits.map((h) => ({ chunk: h.chunk, score: h.score, neighbors: h.neighbors })),
+      };
+    } catch (error) {
+      if (config.signal?.aborted) throw config.signal.reason;
+      if (!(error instanceof RetrievalUnavailableError)) throw error;
+      deps.logger.warn({ err: error }, "retrieval unavailable after retries; the turn escalates");
+      return { retrievalRounds: round, hits: [], escalation: { reason: "dependency_failure", detail: "retrieval unavailable after retries" } };
+    }
+  };
+}
+
+function dedupeWords(text: string): string {
+  const seen = new Set<string>();
+  return text
+    .split(/\s+/u)
+    .filter((w) => {
+      const key = w.toLowerCase();
+      if (w === "" || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .join(" ");
+}

@@ -1,0 +1,152 @@
+import type { Bundle, ChitchatKind, PhraseList, RestrictedCategory } from "../config/bundle.js";
+import { CHITCHAT_KINDS, RESTRICTED_CATEGORIES } from "../config/bundle.js";
+import { analyze } from "../retrieval/analyzers/index.js";
+import { compilePhrase, findPhrase, firstMatch, ruleWords, type CompiledPhrase } from "./phrases.js";
+import type { ClarifyOption } from "./types.js";
+
+/**
+ * The deterministic gates: rules that decide a turn before any model is asked (DESIGN §3).
+ * Escalation policy is data (the bundle's policy lists), applied here, never by a model.
+ */
+
+export type Gate =
+  | { kind: "handoff"; phrase: string }
+  | { kind: "restricted"; category: RestrictedCategory; phrase: string }
+  | { kind: "frustration"; signal: "phrase" | "repeat" | "shouting"; detail: string }
+  | { kind: "account"; phrase: string }
+  | { kind: "chitchat"; chitchat: ChitchatKind }
+  | { kind: "clarify_choice"; option: ClarifyOption; index: number };
+
+export interface GateContext {
+  text: string;
+  /** The user's previous messages in this thread, most recent last. */
+  previousUserTexts: string[];
+  /** Options of the clarifying question asked in the previous turn, if any. */
+  pendingOptions: ClarifyOption[] | null;
+}
+
+export interface Policy {
+  evaluate(context: GateContext): Gate | null;
+}
+
+const compileList = (list: PhraseList): CompiledPhrase[] => [...list.en, ...list.fa].map(compilePhrase);
+
+/** Jaccard similarity of content terms at or above which a message counts as repeated. */
+const REPEAT_SIMILARITY = 0.8;
+const REPEAT_MIN_TERMS = 3;
+
+const ORDINALS: Record<string, number> = {
+  first: 1, second: 2, third: 3, fourth: 4, اول: 1, اولی: 1, دوم: 2, دومی: 2, سوم: 3, سومی: 3, چهارم: 4, چهارمی: 4,
+};
+const CARDINALS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, یک: 1, دو: 2, سه: 3, چهار: 4 };
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const x of a) if (b.has(x)) shared++;
+  const union = a.size + b.size - shared;
+  return union === 0 ? 0 : shared / union;
+}
+
+function isShouting(text: string): boolean {
+  if (/[!！]{3,}/u.test(text)) return true;
+  const letters = text.match(/[A-Za-z]/gu) ?? [];
+  const upper = text.match(/[A-Z]/gu) ?? [];
+  return letters.length >= 12 && upper.length / letters.length >= 0.8;
+}
+
+/** Terms that name no product in particular: matching them does not pick an option. */
+const GENERIC_OPTION_TERMS = new Set(analyze("insurance insure policy plan cover coverage بیمه بیمه‌نامه پوشش طرح"));
+
+/** Picks a clarify option by number, ordinal, or words that name exactly one option. */
+export function matchClarifyChoice(text: string, options: readonly ClarifyOption[]): { option: ClarifyOption; index: number } | null {
+  if (options.length === 0) return null;
+  const words = ruleWords(text);
+  // A bare number or ordinal ("2", "the second one", «گزینه ۲») selects by position; an ordinal
+  // wins over a cardinal ("the second one" is 2).
+  const ordinals = words.map((w) => ORDINALS[w]).filter((n): n is number => n !== undefined);
+  const cardinals = words.map((w) => (/^\d+$/u.test(w) ? Number(w) : CARDINALS[w])).filter((n): n is number => n !== undefined);
+  const numbers = ordinals.length > 0 ? ordinals : cardinals;
+  if (numbers.length === 1 && words.length <= 4) {
+    const index = numbers[0]! - 1;
+    const option = options[index];
+    if (option !== undefined) return { option, index };
+  }
+  const terms = new Set(analyze(text));
+  let best: { option: ClarifyOption; index: number; hits: number } | null = null;
+  let tie = false;
+  options.forEach((option, index) => {
+    const optionTerms = new Set(analyze(`${option.label} ${option.title} ${option.product.replace(/-/gu, " ")} ${option.domain}`));
+    let hits = 0;
+    for (const term of optionTerms) if (!GENERIC_OPTION_TERMS.has(term) && terms.has(term)) hits++;
+    if (hits === 0) return;
+    if (best === null || hits > best.hits) {
+      best = { option, index, hits };
+      tie = false;
+    } else if (hits === best.hits) tie = true;
+  });
+  if (best === null || tie) return null;
+  const { option, index } = best;
+  return { option, index };
+}
+
+export function createPolicy(bundle: Bundle): Policy {
+  const handoff = compileList(bundle.policy.handoffRequest);
+  const restricted = RESTRICTED_CATEGORIES.map((category) => ({ category, phrases: compileList(bundle.policy.restrictedIntents[category]) }));
+  const frustration = compileList(bundle.policy.frustration);
+  const account = compileList(bundle.policy.account);
+  const chitchat = CHITCHAT_KINDS.map((kind) => ({ kind, phrases: compileList(bundle.policy.chitchat[kind]) }));
+  const filler = new Set(compileList(bundle.policy.chitchat.filler).flatMap((p) => p.tokens.map((t) => (t.kind === "gap" ? "" : t.value))));
+
+  /** Chitchat only when nothing but chitchat phrases and filler remains ("Hi, does travel cover skiing?" is not). */
+  function chitchatKind(words: string[]): ChitchatKind | null {
+    let remaining = [...words];
+    let first: ChitchatKind | null = null;
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const { kind, phrases } of chitchat) {
+        for (const phrase of phrases) {
+          const span = findPhrase(phrase, remaining);
+          if (span === null) continue;
+          first ??= kind;
+          remaining = [...remaining.slice(0, span.start), ...remaining.slice(span.end)];
+          changed = true;
+        }
+      }
+    }
+    if (first === null) return null;
+    return remaining.every((w) => filler.has(w) || (w.length <= 1 && !/\d/u.test(w))) ? first : null;
+  }
+
+  return {
+    evaluate({ text, previousUserTexts, pendingOptions }) {
+      const words = ruleWords(text);
+      const hit = firstMatch(handoff, words);
+      if (hit) return { kind: "handoff", phrase: hit.source };
+      for (const { category, phrases } of restricted) {
+        const match = firstMatch(phrases, words);
+        if (match) return { kind: "restricted", category, phrase: match.source };
+      }
+      const annoyed = firstMatch(frustration, words);
+      if (annoyed) return { kind: "frustration", signal: "phrase", detail: `said "${annoyed.source}"` };
+      if (isShouting(text)) return { kind: "frustration", signal: "shouting", detail: "shouting (capitals or !!!)" };
+      const terms = new Set(analyze(text));
+      if (terms.size >= REPEAT_MIN_TERMS) {
+        for (const previous of previousUserTexts.slice(-2)) {
+          const similarity = jaccard(terms, new Set(analyze(previous)));
+          if (similarity >= REPEAT_SIMILARITY) {
+            return { kind: "frustration", signal: "repeat", detail: `repeated an earlier message (similarity ${similarity.toFixed(2)})` };
+          }
+        }
+      }
+      if (pendingOptions !== null) {
+        const choice = matchClarifyChoice(text, pendingOptions);
+        if (choice) return { kind: "clarify_choice", ...choice };
+      }
+      const own = firstMatch(account, words);
+      if (own) return { kind: "account", phrase: own.source };
+      const kind = chitchatKind(words);
+      if (kind) return { kind: "chitchat", chitchat: kind };
+      return null;
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { AgentStateUpdate } from "./state.js";
+
+/** One readable line per finished node for consoles and the progress stream. */
+export function summarizeNode(node: string, update: AgentStateUpdate): string {
+  const escalating = update.escalation ? ` → escalate (${update.escalation.reason})` : "";
+  switch (node) {
+    case "load_memory":
+      return `language ${update.language ?? "?"}; profile with ${Object.keys(update.profile ?? {}).length} fact(s)`;
+    case "triage":
+      if (update.gate) return `rule: ${update.gate.kind === "restricted" ? `restricted (${update.gate.category})` : update.gate.kind}${escalating}`;
+      return `intent: ${update.intent ?? "?"} (model)${escalating}`;
+    case "contextualize":
+      return update.rewrittenQuery !== undefined ? `query: "${update.rewrittenQuery}"` : `no rewrite${escalating}`;
+    case "retrieve": {
+      const best = update.hits?.[0];
+      return best ? `${update.hits!.length} chunks, best ${best.score.toFixed(2)} (${best.chunk.chunkId})` : `no chunks${escalating}`;
+    }
+    case "grade":
+      return update.grading ? `${update.grading.verdict} (${update.grading.method})${escalating}` : `not graded${escalating}`;
+    case "clarify":
+      return update.outcome?.kind === "clarify" ? `asking: ${update.outcome.options.map((o) => o.product).join(" / ")}` : escalating.trim();
+    case "generate":
+      if (update.outcome?.kind === "answer") return `${update.outcome.answerKind} reply`;
+      if (update.draft) return `${update.draft.claims.length} cited sentence(s), confidence ${update.draft.confidence.toFixed(2)}${escalating}`;
+      return `no draft${escalating}`;
+    case "verify":
+      if (!update.verification) return `not verified${escalating}`;
+      return update.verification.grounded
+        ? `grounded (${update.verification.method})`
+        : `ungrounded: ${update.verification.failures[0]?.reason ?? "?"}${escalating}`;
+    case "escalate":
+      return update.outcome?.kind === "escalate" ? `handoff: ${update.outcome.reason}` : "handoff";
+    case "write_memory":
+      return update.memoryWritten ? "profile updated" : "nothing new to remember";
+    case "record_turn":
+      return `turn ${update.turnCount ?? "?"} recorded`;
+    default:
+      return "";
+  }
+}

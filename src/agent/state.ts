@@ -1,0 +1,180 @@
+import { Annotation } from "@langchain/langgraph";
+import type { HistoryLine } from "../domain/conversation.js";
+import type { UserProfile } from "../domain/profile.js";
+import type { Intent, GradeVerdict } from "../models/roles.js";
+import type { Chunk } from "../retrieval/types.js";
+import type { Language } from "../text/language.js";
+import type { Gate } from "./policy.js";
+import type { ClarifyOption, CitedClaim, EscalationOutcome, EscalationReason, RoleUsage, TurnOutcome, TurnResult } from "./types.js";
+
+/**
+ * The graph state. Field names are checkpoint data: renaming one is a migration, and
+ * test/agent/state-names.test.ts pins them. Thread fields persist across turns; turn fields are
+ * reset by every run's input (freshTurnState), so nothing from the previous turn leaks in.
+ */
+
+/** The validated request plus server-assigned ids; the tenant comes from credentials. */
+export interface TurnContext {
+  turnId: string;
+  tenantId: string;
+  threadId: string;
+  userId: string;
+  text: string;
+  requestId: string;
+  locale: string;
+  domain: string;
+  startedAtMs: number;
+}
+
+export interface HistoryEntry extends HistoryLine {
+  turnId: string;
+  requestId: string;
+  completedAt: string;
+}
+
+export interface PendingClarify {
+  query: string;
+  options: ClarifyOption[];
+  language: Language;
+}
+
+/** A completed turn kept for request_id replay. The text is stored as a hash, not verbatim. */
+export interface ReplayRecord {
+  requestId: string;
+  textHash: string;
+  result: TurnResult;
+}
+
+export interface RetrievalFilter {
+  domain?: string;
+  documentIds?: string[];
+}
+
+/** A retrieved chunk as kept in state: enough for grading, generation and the handoff. */
+export interface Hit {
+  chunk: Chunk;
+  score: number;
+  neighbors: Chunk[];
+}
+
+export interface GradeState {
+  verdict: GradeVerdict;
+  relevantChunkIds: string[];
+  /** "scores" when retrieval scores decided, "model" when the model was asked. */
+  method: "scores" | "model";
+  /** For "ambiguous": the options a clarifying question would offer. */
+  options: ClarifyOption[];
+}
+
+export interface DraftState {
+  claims: CitedClaim[];
+  answered: boolean;
+  confidence: number;
+}
+
+export interface VerificationState {
+  grounded: boolean;
+  failures: Array<{ claimIndex: number; reason: string }>;
+  /** "deterministic" when the draft failed or passed on checks alone (no model call). */
+  method: "deterministic" | "model";
+}
+
+export interface PendingEscalation {
+  reason: EscalationReason;
+  detail: string;
+  /** A more specific copy key than escalation.<reason>, e.g. clarify_not_converging. */
+  copyKey?: "escalation.clarify_not_converging";
+}
+
+const replace = <T>(initial: () => T) => Annotation<T>({ reducer: (_previous: T, next: T) => next, default: initial });
+
+export const ThreadFields = {
+  threadStatus: replace<"active" | "escalated">(() => "active"),
+  handoff: replace<EscalationOutcome | null>(() => null),
+  history: replace<HistoryEntry[]>(() => []),
+  summary: replace<string>(() => ""),
+  turnCount: replace<number>(() => 0),
+  clarifyStreak: replace<number>(() => 0),
+  pendingClarify: replace<PendingClarify | null>(() => null),
+  replay: replace<ReplayRecord[]>(() => []),
+  profile: replace<UserProfile>(() => ({})),
+};
+
+/** The value of every turn field at the start of a turn. */
+export interface TurnValues {
+  turn: TurnContext | null;
+  language: Language;
+  gate: Gate | null;
+  intent: Intent | null;
+  rewrittenQuery: string;
+  retrievalFilter: RetrievalFilter;
+  retrievalRounds: number;
+  hits: Hit[];
+  grading: GradeState | null;
+  draft: DraftState | null;
+  regenerations: number;
+  verification: VerificationState | null;
+  escalation: PendingEscalation | null;
+  outcome: TurnOutcome | null;
+  modelCalls: number;
+  usage: Record<string, RoleUsage>;
+  memoryWritten: boolean;
+  result: TurnResult | null;
+}
+
+export function turnDefaults(): TurnValues {
+  return {
+    turn: null,
+    language: "fa",
+    gate: null,
+    intent: null,
+    rewrittenQuery: "",
+    retrievalFilter: {},
+    retrievalRounds: 0,
+    hits: [],
+    grading: null,
+    draft: null,
+    regenerations: 0,
+    verification: null,
+    escalation: null,
+    outcome: null,
+    modelCalls: 0,
+    usage: {},
+    memoryWritten: false,
+    result: null,
+  };
+}
+
+const turnField = <K extends keyof TurnValues>(key: K) => replace<TurnValues[K]>(() => turnDefaults()[key]);
+
+export const TurnFields = {
+  turn: turnField("turn"),
+  language: turnField("language"),
+  gate: turnField("gate"),
+  intent: turnField("intent"),
+  rewrittenQuery: turnField("rewrittenQuery"),
+  retrievalFilter: turnField("retrievalFilter"),
+  retrievalRounds: turnField("retrievalRounds"),
+  hits: turnField("hits"),
+  grading: turnField("grading"),
+  draft: turnField("draft"),
+  regenerations: turnField("regenerations"),
+  verification: turnField("verification"),
+  escalation: turnField("escalation"),
+  outcome: turnField("outcome"),
+  modelCalls: turnField("modelCalls"),
+  usage: turnField("usage"),
+  memoryWritten: turnField("memoryWritten"),
+  result: turnField("result"),
+} satisfies { [K in keyof TurnValues]: unknown };
+
+export const AgentState = Annotation.Root({ ...ThreadFields, ...TurnFields });
+
+export type AgentStateValue = typeof AgentState.State;
+/** A node's partial update: plain values (every field replaces; no reducer merges). */
+export type AgentStateUpdate = Partial<AgentStateValue>;
+
+/** The run input: the new turn, and every turn field back at its default. */
+export function freshTurnState(turn: TurnContext, language: Language): AgentStateUpdate {
+  return { ...turnDefaults(), turn, language };
+}

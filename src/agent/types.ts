@@ -1,0 +1,171 @@
+import type { UserProfile } from "../domain/profile.js";
+import type { Language } from "../text/language.js";
+
+/** A validated turn, as the agent receives it. The tenant comes from credentials only. */
+export interface TurnInput {
+  tenantId: string;
+  threadId: string;
+  userId: string;
+  text: string;
+  /** "" when the caller sent none: replay is then disabled. */
+  requestId: string;
+  locale?: string;
+  domain?: string;
+}
+
+export const ESCALATION_REASONS = [
+  "user_requested",
+  "insufficient_retrieval",
+  "ungrounded",
+  "low_confidence",
+  "restricted_intent",
+  "budget_exhausted",
+  "frustration",
+  "account_specific",
+  "dependency_failure",
+] as const;
+export type EscalationReason = (typeof ESCALATION_REASONS)[number];
+
+export type AnswerKind = "grounded" | "chitchat" | "out_of_scope";
+
+export interface CitedClaim {
+  text: string;
+  chunkIds: string[];
+}
+
+export interface Citation {
+  chunkId: string;
+  documentId: string;
+  title: string;
+}
+
+export interface ClarifyOption {
+  label: string;
+  documentId: string;
+  domain: string;
+  title: string;
+  product: string;
+}
+
+export interface ChunkRef {
+  chunkId: string;
+  documentId: string;
+  title: string;
+  score: number;
+}
+
+export interface HandoffContext {
+  rewrittenQuery: string;
+  topChunks: ChunkRef[];
+  conversationSummary: string;
+  userProfile: UserProfile;
+  lastUserMessage: string;
+  language: Language;
+}
+
+/** The single outcome of a turn: a discriminated union, never a set of flags. */
+export type TurnOutcome =
+  | {
+      kind: "answer";
+      answerKind: AnswerKind;
+      text: string;
+      claims: CitedClaim[];
+      citations: Citation[];
+      confidence: number;
+    }
+  | {
+      kind: "clarify";
+      question: string;
+      options: ClarifyOption[];
+      attempt: number;
+    }
+  | {
+      kind: "escalate";
+      reason: EscalationReason;
+      message: string;
+      detail: string;
+      handoff: HandoffContext;
+    };
+
+export type EscalationOutcome = Extract<TurnOutcome, { kind: "escalate" }>;
+
+export interface RoleUsage {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface TurnStats {
+  modelCalls: number;
+  retrievalRounds: number;
+  regenerations: number;
+  durationMs: number;
+  roles: Record<string, RoleUsage>;
+}
+
+export interface TurnResult {
+  threadId: string;
+  turnId: string;
+  requestId: string;
+  language: Language;
+  outcome: TurnOutcome;
+  stats: TurnStats;
+  /** ISO-8601. */
+  completedAt: string;
+}
+
+/** Emitted for every graph node start and end while a turn runs. */
+export interface NodeProgressEvent {
+  node: string;
+  phase: "started" | "completed";
+  elapsedMs: number;
+  durationMs: number;
+  summary: string;
+  seq: number;
+}
+
+export interface ThreadTurnRecord {
+  turnId: string;
+  requestId: string;
+  userText: string;
+  outcome: TurnOutcome["kind"];
+  reply: string;
+  language: Language;
+  completedAt: string;
+}
+
+export interface ThreadView {
+  threadId: string;
+  status: "active" | "escalated";
+  handoff: EscalationOutcome | null;
+  recentTurns: ThreadTurnRecord[];
+  summary: string;
+  turnCount: number;
+  updatedAt: string | null;
+}
+
+/**
+ * What a turn attempt came to. Transport maps these to wire results and error codes; inside the
+ * code they stay typed. Failures that are not listed here (storage down) are thrown.
+ */
+export type TurnAttempt =
+  | { kind: "completed"; result: TurnResult }
+  /** Same request_id and text as a turn already completed: its stored result, not re-run. */
+  | { kind: "replayed"; result: TurnResult }
+  | { kind: "thread_closed"; handoff: EscalationOutcome }
+  /** Another turn on this thread is running ("reject" double-texting strategy). */
+  | { kind: "busy" }
+  /** Same request_id as a completed turn, different text. */
+  | { kind: "request_conflict" };
+
+export interface RunTurnOptions {
+  signal?: AbortSignal;
+  onProgress?: (event: NodeProgressEvent) => void;
+}
+
+/** The application service the transport calls. */
+export interface TurnService {
+  runTurn(input: TurnInput, options?: RunTurnOptions): Promise<TurnAttempt>;
+  /** null when the thread has never run a turn (for this tenant). */
+  getThread(tenantId: string, threadId: string): Promise<ThreadView | null>;
+}

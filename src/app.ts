@@ -1,0 +1,76 @@
+import { randomUUID } from "node:crypto";
+import { loadBundle } from "./config/bundle.js";
+import type { Config } from "./config/config.js";
+import { ConfigError } from "./config/config.js";
+import type { Logger } from "./domain/logger.js";
+import { settingsFromConfig, type AgentDeps } from "./agent/deps.js";
+import { compileGraph } from "./agent/graph.js";
+import { createPolicy } from "./agent/policy.js";
+import { createTurnService } from "./agent/turn-service.js";
+import type { TurnService } from "./agent/types.js";
+import { createModelProvider } from "./models/index.js";
+import { createPersistence } from "./persistence/index.js";
+import { createEmbeddedRetriever, createLocalEmbedder, loadCorpusDir } from "./retrieval/index.js";
+
+/** The running service's parts, wired once from configuration (the composition root). */
+export interface App {
+  turnService: TurnService;
+  /** Tenants the service serves (from API keys, or the default tenant). */
+  tenants: string[];
+  close(): Promise<void>;
+}
+
+/** Tenants known from configuration: every key's tenant, or the default tenant without keys. */
+export function configuredTenants(config: Config): string[] {
+  return config.auth.apiKeys.length > 0 ? [...new Set(config.auth.apiKeys.map((k) => k.tenantId))] : [config.auth.defaultTenant];
+}
+
+export async function createApp(config: Config, logger: Logger): Promise<App> {
+  const bundle = loadBundle(config.bundleDir);
+  const tenants = configuredTenants(config);
+
+  const retriever = createEmbeddedRetriever({
+    embedder: createLocalEmbedder(),
+    candidates: config.retrieval.candidates,
+    rrfK: config.retrieval.rrfK,
+    contextWindow: config.retrieval.contextWindow,
+  });
+  // The bundled sample corpus (or FRONTDESK_CORPUS_DIR) is served to every configured tenant.
+  for (const tenantId of tenants) {
+    const corpus = await loadCorpusDir(config.retrieval.corpusDir, { tenantId, domains: bundle.domains });
+    for (const problem of corpus.problems) logger.warn({ source: problem.source, reason: problem.reason }, "corpus document skipped");
+    if (corpus.documents.length === 0) throw new ConfigError(`no documents could be loaded from ${config.retrieval.corpusDir}`);
+    await retriever.add(corpus.documents);
+  }
+  logger.info({ chunks: retriever.size, tenants, corpus: config.retrieval.corpusDir }, "corpus indexed");
+
+  const persistence = await createPersistence(config);
+  const deps: AgentDeps = {
+    models: createModelProvider(config),
+    retriever,
+    profiles: persistence.profiles,
+    policy: createPolicy(bundle),
+    bundle,
+    settings: settingsFromConfig(config),
+    now: Date.now,
+    newId: randomUUID,
+    logger,
+  };
+  const graph = compileGraph(deps, persistence.saver);
+  const turnService = createTurnService({
+    graph,
+    transaction: persistence.saver,
+    locks: persistence.locks,
+    defaultLanguage: bundle.defaultLanguage,
+    now: Date.now,
+    newId: randomUUID,
+    logger,
+  });
+  return {
+    turnService,
+    tenants,
+    async close() {
+      await persistence.close();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import type { Language } from "../text/language.js";
+
+/** A source document as written by the insurer (one markdown file or one JSONL record). */
+export interface SourceDocument {
+  /** Stable id from front matter, e.g. "motor-body-en". */
+  id: string;
+  title: string;
+  /** Product key, e.g. "motor-third-party"; clarify options are built from these. */
+  product: string;
+  /** Business domain, one of the configured domains, e.g. "motor". */
+  domain: string;
+  lang: Language;
+  /** Markdown body without the front matter. */
+  body: string;
+  tenantId: string;
+  /** Where the document came from (a path), for error reports. */
+  source?: string;
+}
+
+/** A retrievable piece of a document. Chunk metadata is what clarify options are built from. */
+export interface Chunk {
+  /** `${documentId}#${chunkIndex}`: stable across re-ingestion of an unchanged document. */
+  chunkId: string;
+  documentId: string;
+  chunkIndex: number;
+  tenantId: string;
+  title: string;
+  product: string;
+  domain: string;
+  lang: Language;
+  /** The heading path the chunk sits under, e.g. "Deductible". */
+  section: string;
+  text: string;
+}
+
+export interface RetrievalRequest {
+  /** The standalone (contextualized) query. */
+  query: string;
+  /** Injected by the server from the caller's credentials; never from the model. */
+  tenantId: string;
+  /** Optional domain filter, from the request or a clarify choice; applied server-side. */
+  domain?: string;
+  /** Restrict to these documents (a clarify choice). */
+  documentIds?: string[];
+  /** The reply language: a soft preference in ranking, not a filter. */
+  language?: Language;
+  /** How many results to return after reranking. */
+  topK: number;
+}
+
+/** Per-stage ranks and scores, kept for grading, handoff context and benchmarks. */
+export interface StageScores {
+  sparseRank?: number;
+  sparseScore?: number;
+  denseRank?: number;
+  denseScore?: number;
+  fusedScore: number;
+  rerankScore?: number;
+}
+
+export interface RetrievedChunk {
+  chunk: Chunk;
+  /** The final relevance score, 0..1 (after reranking), comparable across queries. */
+  score: number;
+  stages: StageScores;
+  /** Neighbouring chunks of the same document (context-window expansion), in document order. */
+  neighbors: Chunk[];
+}
+
+export interface RetrievalResult {
+  hits: RetrievedChunk[];
+}
+
+/** Hybrid retrieval: sparse + dense, fused, reranked, expanded. Same contract for every backend. */
+export interface Retriever {
+  retrieve(request: RetrievalRequest, signal?: AbortSignal): Promise<RetrievalResult>;
+}
+
+/** Raised by retrieval backends for a dependency failure (network, server error), after retries. */
+export class RetrievalUnavailableError extends Error {
+  override readonly name = "RetrievalUnavailableError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * Splits text into sentences for extractive answers and per-sentence verification. Splits at
+ * sentence punctuation (Latin and Arabic) followed by whitespace, and at line breaks, so
+ * markdown list items are sentences of their own. Decimal points ("1.5") never split.
+ */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/\n+/u)) {
+    const cleaned = line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/u, "").replace(/^#+\s*/u, "").trim();
+    if (cleaned === "") continue;
+    for (const part of cleaned.split(/(?<=[.!?\u061F\u06D4])\s+(?=\S)/u)) {
+      const sentence = part.trim();
+      if (sentence !== "") out.push(sentence);
+    }
+  }
+  return out;
+}

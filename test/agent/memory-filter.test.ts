@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { filterSensitive, isSensitive, mergeProfile } from "../../src/agent/memory-filter.js";
+
+describe("memory filter", () => {
+  it.each([
+    "national id 0012345678",
+    "card 6037 9911 2233 4455",
+    "IBAN IR820540102680020817909002",
+    "شماره کارت ۶۰۳۷۹۹۱۱۲۲۳۳۴۴۵۵",
+    "me@example.com",
+    "I have diabetes",
+    "بیماری قلبی دارم",
+  ])("treats %s as sensitive", (value) => {
+    expect(isSensitive(value)).toBe(true);
+  });
+
+  it.each(["2019 Peugeot 206", "married, two children", "apartment in Tehran", "پژو ۲۰۶ مدل ۱۳۹۸"])("keeps %s", (value) => {
+    expect(isSensitive(value)).toBe(false);
+  });
+
+  it("drops sensitive values field by field", () => {
+    expect(
+      filterSensitive({ vehicle: "Pride, plate 12345678", family: "married", productsHeld: ["travel", "card 6037991122334455"], preferredLanguage: "fa" }),
+    ).toEqual({ family: "married", productsHeld: ["travel"], preferredLanguage: "fa" });
+  });
+
+  it("merges new facts over the profile and accumulates products", () => {
+    expect(mergeProfile({ vehicle: "Pride", productsHeld: ["travel"] }, { vehicle: "Samand", productsHeld: ["motor-body", "travel"] })).toEqual({
+      vehicle: "Samand",
+      productsHeld: ["travel", "motor-body"],
+    });
+  });
+});

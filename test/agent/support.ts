@@ -1,0 +1,119 @@
+import path from "node:path";
+import { loadBundle } from "../../src/config/bundle.js";
+import { PACKAGE_ROOT } from "../../src/config/config.js";
+import { silentLogger } from "../../src/domain/logger.js";
+import type { AgentDeps, AgentSettings } from "../../src/agent/deps.js";
+import { compileGraph } from "../../src/agent/graph.js";
+import { createPolicy } from "../../src/agent/policy.js";
+import { createTurnService } from "../../src/agent/turn-service.js";
+import type { TurnInput, TurnService } from "../../src/agent/types.js";
+import { ModelError } from "../../src/models/errors.js";
+import type { ModelProvider } from "../../src/models/provider.js";
+import { ROLE_SCHEMAS, type Role, type RoleIO } from "../../src/models/roles.js";
+import { createMemoryPersistence, type Persistence } from "../../src/persistence/index.js";
+import type { Chunk, RetrievalRequest, RetrievedChunk, Retriever } from "../../src/retrieval/types.js";
+
+export const bundle = loadBundle(path.join(PACKAGE_ROOT, "bundle"));
+
+export const defaultSettings: AgentSettings = {
+  budgets: { retrievalRounds: 2, clarifyStreak: 2, regenerations: 1, modelCalls: 8 },
+  limits: { historyTurns: 6, summaryMaxChars: 1_200, replayRecords: 20 },
+  retrieval: { topK: 6 },
+  grading: { minConfidence: 0.45, sufficientScore: 0.55, insufficientScore: 0.25, ambiguityMargin: 0.12, maxClarifyOptions: 4 },
+  clarifyWithModel: false,
+  retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 2, jitter: 0 },
+};
+
+type Script = { [R in Role]?: (input: RoleIO[R]["input"], call: number) => RoleIO[R]["output"] | Promise<RoleIO[R]["output"]> };
+
+/** A model whose every role answers from a script; unscripted roles fail the test loudly. */
+export function scriptedModels(script: Script): ModelProvider & { calls: Role[] } {
+  const calls: Role[] = [];
+  return {
+    id: "scripted",
+    calls,
+    async invoke<R extends Role>(role: R, input: RoleIO[R]["input"], options?: { signal?: AbortSignal }) {
+      if (options?.signal?.aborted) throw options.signal.reason;
+      calls.push(role);
+      const handler = script[role] as ((input: RoleIO[R]["input"], call: number) => RoleIO[R]["output"] | Promise<RoleIO[R]["output"]>) | undefined;
+      if (handler === undefined) throw new Error(`unscripted model role ${role}`);
+      const output = await handler(input, calls.filter((r) => r === role).length);
+      return { output: ROLE_SCHEMAS[role].parse(output) as RoleIO[R]["output"], usage: { inputTokens: 10, outputTokens: 5 } };
+    },
+  };
+}
+
+export const failing = (kind: ModelError["kind"]) => (): never => {
+  throw new ModelError(kind, "test", `scripted ${kind}`);
+};
+
+export function chunk(chunkId: string, text: string, meta: Partial<Chunk> = {}): Chunk {
+  const [documentId, index] = chunkId.split("#");
+  return {
+    chunkId,
+    documentId: documentId!,
+    chunkIndex: Number(index ?? 0),
+    tenantId: "default",
+    title: meta.title ?? documentId!,
+    product: meta.product ?? documentId!.replace(/-(en|fa)$/u, ""),
+    domain: meta.domain ?? "motor",
+    lang: meta.lang ?? "en",
+    section: meta.section ?? "",
+    text,
+  };
+}
+
+export function fakeRetriever(respond: (request: RetrievalRequest) => Array<{ chunk: Chunk; score: number }>): Retriever & { requests: RetrievalRequest[] } {
+  const requests: RetrievalRequest[] = [];
+  return {
+    requests,
+    async retrieve(request, signal) {
+      if (signal?.aborted) throw signal.reason;
+      requests.push(request);
+      const hits: RetrievedChunk[] = respond(request).map(({ chunk, score }) => ({ chunk, score, stages: { fusedScore: score }, neighbors: [] }));
+      return { hits };
+    },
+  };
+}
+
+export interface Harness {
+  service: TurnService;
+  persistence: Persistence;
+  deps: AgentDeps;
+}
+
+export function harness(options: { models: ModelProvider; retriever: Retriever; settings?: Partial<AgentSettings>; persistence?: Persistence }): Harness {
+  const persistence = options.persistence ?? createMemoryPersistence();
+  let id = 0;
+  let clock = 1_000;
+  const deps: AgentDeps = {
+    models: options.models,
+    retriever: options.retriever,
+    profiles: persistence.profiles,
+    policy: createPolicy(bundle),
+    bundle,
+    settings: { ...defaultSettings, ...options.settings },
+    now: () => (clock += 5),
+    newId: () => `turn-${++id}`,
+    logger: silentLogger,
+  };
+  const service = createTurnService({
+    graph: compileGraph(deps, persistence.saver),
+    transaction: persistence.saver,
+    locks: persistence.locks,
+    defaultLanguage: "fa",
+    now: deps.now,
+    newId: deps.newId,
+    logger: silentLogger,
+  });
+  return { service, persistence, deps };
+}
+
+export const turn = (text: string, patch: Partial<TurnInput> = {}): TurnInput => ({
+  tenantId: "default",
+  threadId: "thread-1",
+  userId: "user-1",
+  text,
+  requestId: "",
+  ...patch,
+});

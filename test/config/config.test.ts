@@ -1,0 +1,72 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, ENV_VARS, isLoopbackHost, loadConfig, PACKAGE_ROOT } from "../../src/config/config.js";
+
+describe("loadConfig", () => {
+  it("gives the embedded default with no environment", () => {
+    const config = loadConfig({}, "/srv/app");
+    expect(config.server).toMatchObject({ host: "127.0.0.1", port: 8080, allowPublicBind: false, tls: null, turnTimeoutMs: 30_000 });
+    expect(config.persistence).toEqual({ checkpointer: "file", dataDir: "/srv/app/.frontdesk", databaseUrl: null });
+    expect(config.models.provider).toBe("offline");
+    expect(config.limits.maxTextChars).toBe(4_000);
+    expect(config.budgets).toEqual({ retrievalRounds: 2, clarifyStreak: 2, regenerations: 1, modelCalls: 8 });
+    expect(config.retrieval.corpusDir).toBe(path.join(PACKAGE_ROOT, "data/corpus"));
+    expect(config.auth).toEqual({ apiKeys: [], defaultTenant: "default" });
+  });
+
+  it("reads limits and budgets from their variables", () => {
+    const config = loadConfig({ FRONTDESK_MAX_TEXT_CHARS: "100", FRONTDESK_MAX_MODEL_CALLS: "3", FRONTDESK_PORT: "0" });
+    expect(config.limits.maxTextChars).toBe(100);
+    expect(config.budgets.modelCalls).toBe(3);
+    expect(config.server.port).toBe(0);
+  });
+
+  it("reports every invalid variable by name at once", () => {
+    try {
+      loadConfig({ FRONTDESK_PORT: "70000", FRONTDESK_MAX_TEXT_CHARS: "zero", FRONTDESK_CHECKPOINTER: "redis" });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).toContain("FRONTDESK_PORT");
+      expect(message).toContain("FRONTDESK_MAX_TEXT_CHARS");
+      expect(message).toContain("FRONTDESK_CHECKPOINTER");
+    }
+  });
+
+  it("parses API keys bound to tenants and never echoes a key in errors", () => {
+    const config = loadConfig({ FRONTDESK_API_KEYS: "acme:0123456789abcdef0123, globex:fedcba9876543210fedc" });
+    expect(config.auth.apiKeys).toEqual([
+      { tenantId: "acme", key: "0123456789abcdef0123" },
+      { tenantId: "globex", key: "fedcba9876543210fedc" },
+    ]);
+    expect(() => loadConfig({ FRONTDESK_API_KEYS: "acme:short-secret" })).toThrow(/at least 16 characters/u);
+    expect(() => loadConfig({ FRONTDESK_API_KEYS: "acme:short-secret" })).not.toThrow(/short-secret/u);
+    expect(() => loadConfig({ FRONTDESK_API_KEYS: "a:0123456789abcdef,b:0123456789abcdef" })).toThrow(/bound twice/u);
+  });
+
+  it("selects Postgres with DATABASE_URL and Gemini with GOOGLE_API_KEY", () => {
+    const config = loadConfig({ DATABASE_URL: "postgres://127.0.0.1/x", GOOGLE_API_KEY: "k" });
+    expect(config.persistence.checkpointer).toBe("postgres");
+    expect(config.models.provider).toBe("gemini");
+    expect(() => loadConfig({ FRONTDESK_CHECKPOINTER: "postgres" })).toThrow(/DATABASE_URL/u);
+    expect(() => loadConfig({ FRONTDESK_MODEL_PROVIDER: "gemini" })).toThrow(/GOOGLE_API_KEY/u);
+  });
+
+  it("needs TLS certificate and key together", () => {
+    expect(() => loadConfig({ FRONTDESK_TLS_CERT: "cert.pem" })).toThrow(/together/u);
+    expect(loadConfig({ FRONTDESK_TLS_CERT: "c.pem", FRONTDESK_TLS_KEY: "k.pem" }, "/x").server.tls).toEqual({ certFile: "/x/c.pem", keyFile: "/x/k.pem" });
+  });
+
+  it("lists the variables it reads", () => {
+    expect(ENV_VARS).toContain("FRONTDESK_MAX_TEXT_CHARS");
+    expect(ENV_VARS).toContain("DATABASE_URL");
+  });
+});
+
+describe("isLoopbackHost", () => {
+  it("accepts only loopback addresses", () => {
+    for (const host of ["127.0.0.1", "127.1.2.3", "::1", "localhost"]) expect(isLoopbackHost(host)).toBe(true);
+    for (const host of ["0.0.0.0", "::", "10.0.0.5", "example.com"]) expect(isLoopbackHost(host)).toBe(false);
+  });
+});
