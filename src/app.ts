@@ -17,6 +17,8 @@ export interface App {
   turnService: TurnService;
   /** Tenants the service serves (from API keys, or the default tenant). */
   tenants: string[];
+  /** Retrieval domains a request may name (from the config bundle); others are INVALID_ARGUMENT. */
+  domains: readonly string[];
   close(): Promise<void>;
 }
 
@@ -69,6 +71,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   return {
     turnService,
     tenants,
+    domains: bundle.domains,
     async close() {
       await persistence.close();
     },

@@ -1,0 +1,59 @@
+import { chatCommand, type CommandIo } from "./chat.js";
+import { serveCommand, type CreateAppFn } from "./serve.js";
+
+export const MAIN_HELP = `Usage: frontdesk <command> [options]
+
+Commands:
+  serve   run the turn service (gRPC, gRPC-Web and Connect on one port)
+  chat    talk to a running server from the terminal
+
+Run "frontdesk <command> --help" for a command's options and environment variables.
+`;
+
+function defaultIo(): CommandIo {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    stdoutIsTTY: process.stdout.isTTY === true,
+  };
+}
+
+/**
+ * The application is imported only when serving: `--help`, `chat` and a refused configuration
+ * never pay for loading the agent, the models and the corpus.
+ */
+async function loadCreateApp(): Promise<CreateAppFn> {
+  const { createApp } = await import("../app.js");
+  return createApp;
+}
+
+/** Runs one command and returns the process exit code (2: usage or configuration error). */
+export async function main(argv: string[], io: CommandIo = defaultIo()): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "serve":
+        return await serveCommand(rest, io, { createApp: loadCreateApp });
+      case "chat":
+        return await chatCommand(rest, io);
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.stdout.write(MAIN_HELP);
+        return command === undefined ? 2 : 0;
+      default:
+        io.stderr.write(`frontdesk: unknown command "${command}"\n\n${MAIN_HELP}`);
+        return 2;
+    }
+  } catch (err) {
+    // parseArgs rejects unknown or malformed flags with a TypeError carrying a clear message.
+    if (err instanceof TypeError && "code" in err && String(err.code).startsWith("ERR_PARSE_ARGS")) {
+      io.stderr.write(`frontdesk ${command}: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,277 @@
+import { createHash } from "node:crypto";
+import type { Language } from "../text/language.js";
+import { createChunker, searchableText, type Chunker, type ChunkerOptions } from "./chunker.js";
+import { createDenseIndex } from "./dense.js";
+import type { Embedder } from "./embedding.js";
+import type { ChunkFilter } from "./filter.js";
+import { rrf } from "./fusion.js";
+import { createLexicalReranker, type Reranker } from "./rerank.js";
+import { createSparseIndex, type Bm25Parameters } from "./sparse.js";
+import {
+  RetrievalUnavailableError,
+  type Chunk,
+  type RetrievalRequest,
+  type RetrievalResult,
+  type RetrievedChunk,
+  type Retriever,
+  type SourceDocument,
+} from "./types.js";
+
+export interface EmbeddedRetrieverOptions {
+  /** Embeds chunks at add time and the query at search time. */
+  embedder: Embedder;
+  /** Default: the lexical reranker over this index's per-tenant term statistics. */
+  reranker?: Reranker;
+  /** How many hits each first stage (sparse, dense) contributes, and how many fused hits are reranked. Default 30. */
+  candidates?: number;
+  /** RRF's k. Default 60. */
+  rrfK?: number;
+  /** Neighbours on each side returned with a hit (context-window expansion). Default 1. */
+  contextWindow?: number;
+  /** Hits whose final score is below this are dropped. Default 0 (keep all). */
+  minScore?: number;
+  /** Chunking; a `Chunker` or its options. Default `createChunker()` (700 chars, 150 overlap). */
+  chunker?: Chunker | ChunkerOptions;
+  /** BM25 parameters of the sparse index. Default k1 1.2, b 0.75. */
+  bm25?: Partial<Bm25Parameters>;
+}
+
+/** What the index knows about a document, for ingest reports and clarify options. */
+export interface DocumentSummary {
+  id: string;
+  tenantId: string;
+  title: string;
+  product: string;
+  domain: string;
+  lang: Language;
+  source?: string;
+  chunkCount: number;
+  /** SHA-256 of the indexed content (title, product, domain, lang, body). */
+  contentHash: string;
+}
+
+export interface AddReport {
+  /** Ids new to their tenant. */
+  added: string[];
+  /** Ids whose content changed: old chunks replaced. */
+  replaced: string[];
+  /** Ids already indexed with the same content: nothing done. */
+  unchanged: string[];
+}
+
+export interface EmbeddedRetriever extends Retriever {
+  /**
+   * Chunks, embeds and indexes documents. Re-adding an id replaces that document's chunks;
+   * re-adding unchanged content is a no-op. Calls are applied one after another, in call order.
+   */
+  add(documents: readonly SourceDocument[], signal?: AbortSignal): Promise<AddReport>;
+  /**
+   * Removes a document; false when the tenant has no such document. The tenant is part of the
+   * key: document ids are only unique within a tenant.
+   */
+  remove(tenantId: string, documentId: string): boolean;
+  /** The tenant's documents, sorted by id. */
+  listDocuments(tenantId: string): DocumentSummary[];
+  getChunk(tenantId: string, chunkId: string): Chunk | undefined;
+  /** Chunks indexed, all tenants. */
+  readonly size: number;
+}
+
+interface StoredDocument {
+  summary: DocumentSummary;
+  chunks: Chunk[];
+}
+
+/**
+ * The embedded hybrid retriever: BM25 and exact dense search per tenant, fused with RRF,
+ * reranked, expanded with neighbouring chunks. Everything lives in memory of one process; the
+ * Qdrant retriever implements the same `Retriever` contract for scale-out.
+ */
+export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): EmbeddedRetriever {
+  const { embedder } = options;
+  const candidates = options.candidates ?? 30;
+  const rrfK = options.rrfK ?? 60;
+  const contextWindow = options.contextWindow ?? 1;
+  const minScore = options.minScore ?? 0;
+  if (!Number.isInteger(candidates) || candidates < 1) throw new RangeError(`candidates must be a positive integer, got ${candidates}`);
+  if (!Number.isInteger(contextWindow) || contextWindow < 0) throw new RangeError(`contextWindow must be an integer >= 0, got ${contextWindow}`);
+  const chunker = isChunker(options.chunker) ? options.chunker : createChunker(options.chunker);
+  const sparse = createSparseIndex(options.bm25);
+  const dense = createDenseIndex({ dimension: embedder.dimension });
+  const reranker = options.reranker ?? createLexicalReranker({ termStats: (tenantId) => sparse.termStats(tenantId) });
+  const tenants = new Map<string, Map<string, StoredDocument>>();
+  // Adds are serialised: two concurrent adds of one id must not interleave their index writes.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const findDocument = (tenantId: string, documentId: string): StoredDocument | undefined => tenants.get(tenantId)?.get(documentId);
+
+  const removeDocument = (tenantId: string, documentId: string): boolean => {
+    const documents = tenants.get(tenantId);
+    if (documents?.delete(documentId) !== true) return false;
+    sparse.remove(tenantId, documentId);
+    dense.remove(tenantId, documentId);
+    if (documents.size === 0) tenants.delete(tenantId);
+    return true;
+  };
+
+  const addOne = async (document: SourceDocument, report: AddReport, signal?: AbortSignal): Promise<void> => {
+    if (document.tenantId === "" || document.id === "") throw new RangeError("a document needs a non-empty id and tenantId");
+    const contentHash = hashContent(document);
+    const existing = findDocument(document.tenantId, document.id);
+    if (existing?.summary.contentHash === contentHash) {
+      existing.summary.source = document.source;
+      report.unchanged.push(document.id);
+      return;
+    }
+    // Frozen: hits hand these objects to callers, and the indexes and reranker cache rely on
+    // them never changing.
+    const chunks = chunker.chunk(document).map((chunk) => Object.freeze(chunk));
+    const vectors = await embedChecked(chunks.map(searchableText), signal);
+    // From here on everything is synchronous: a concurrent retrieve sees the old version or
+    // the new one, never a mix. A remove() may have run during the await: look again.
+    const replaced = removeDocument(document.tenantId, document.id);
+    sparse.add(chunks);
+    dense.add(chunks.map((chunk, i) => ({ chunk, vector: vectors[i] ?? new Float32Array(embedder.dimension) })));
+    let documents = tenants.get(document.tenantId);
+    if (documents === undefined) {
+      documents = new Map();
+      tenants.set(document.tenantId, documents);
+    }
+    const { id, tenantId, title, product, domain, lang, source } = document;
+    documents.set(id, {
+      summary: { id, tenantId, title, product, domain, lang, source, chunkCount: chunks.length, contentHash },
+      chunks,
+    });
+    (replaced ? report.replaced : report.added).push(id);
+  };
+
+  const getChunk = (tenantId: string, chunkId: string): Chunk | undefined => {
+    const hash = chunkId.lastIndexOf("#");
+    if (hash < 0) return undefined;
+    const chunk = findDocument(tenantId, chunkId.slice(0, hash))?.chunks[Number(chunkId.slice(hash + 1))];
+    return chunk?.chunkId === chunkId ? chunk : undefined;
+  };
+
+  /** Embeds, turning a failure of the embedder (not an abort) into RetrievalUnavailableError. */
+  const embedChecked = async (texts: string[], signal?: AbortSignal): Promise<Float32Array[]> => {
+    let vectors: Float32Array[];
+    try {
+      vectors = texts.length === 0 ? [] : await embedder.embed(texts, signal);
+    } catch (error) {
+      throw asUnavailable(error, "embedding", signal);
+    }
+    // Checked before any index is touched, so a bad embedder cannot leave the indexes half-updated.
+    if (vectors.length !== texts.length) throw new RetrievalUnavailableError(`embedder returned ${vectors.length} vectors for ${texts.length} texts`);
+    if (vectors.some((vector) => vector.length !== embedder.dimension)) {
+      throw new RetrievalUnavailableError(`embedder returned vectors that are not of dimension ${embedder.dimension}`);
+    }
+    return vectors;
+  };
+
+  return {
+    add(documents, signal) {
+      const run = async (): Promise<AddReport> => {
+        const report: AddReport = { added: [], replaced: [], unchanged: [] };
+        for (const document of documents) {
+          signal?.throwIfAborted();
+          await addOne(document, report, signal);
+        }
+        return report;
+      };
+      const result = queue.then(run, run);
+      queue = result.catch(() => undefined);
+      return result;
+    },
+
+    remove: removeDocument,
+
+    listDocuments(tenantId) {
+      const documents = [...(tenants.get(tenantId)?.values() ?? [])].map((stored) => ({ ...stored.summary }));
+      return documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    },
+
+    getChunk,
+
+    get size() {
+      return sparse.size;
+    },
+
+    async retrieve(request: RetrievalRequest, signal?: AbortSignal): Promise<RetrievalResult> {
+      // The tenant filter is applied inside both index scans (each tenant is its own partition),
+      // never to a global top-k afterwards, so another tenant's chunks cannot crowd out or leak.
+      if (typeof request.tenantId !== "string" || request.tenantId === "") throw new RangeError("retrieve: tenantId is required");
+      if (!Number.isInteger(request.topK) || request.topK < 1) throw new RangeError(`retrieve: topK must be a positive integer, got ${request.topK}`);
+      signal?.throwIfAborted();
+
+      const filter: ChunkFilter = { tenantId: request.tenantId };
+      if (request.domain !== undefined && request.domain !== "") filter.domain = request.domain;
+      if (request.documentIds !== undefined) filter.documentIds = request.documentIds;
+
+      const sparseHits = sparse.search(request.query, { filter, limit: candidates });
+      const [queryVector] = await embedChecked([request.query], signal);
+      signal?.throwIfAborted();
+      const denseHits = queryVector === undefined ? [] : dense.search(queryVector, { filter, limit: candidates });
+
+      const fused = rrf([sparseHits.map((hit) => hit.chunkId), denseHits.map((hit) => hit.chunkId)], rrfK).slice(0, candidates);
+      const chunks = fused.map((item) => {
+        const chunk = getChunk(request.tenantId, item.id);
+        if (chunk === undefined) throw new Error(`embedded retriever: index returned unknown chunk ${item.id}`);
+        return chunk;
+      });
+
+      let rerankScores: number[];
+      try {
+        rerankScores = chunks.length === 0 ? [] : await reranker.rerank(request.query, chunks, request.language === undefined ? {} : { language: request.language }, signal);
+      } catch (error) {
+        throw asUnavailable(error, "reranking", signal);
+      }
+      signal?.throwIfAborted();
+
+      // Final order: rerank score, ties kept in fused order (Array.prototype.sort is stable).
+      const order = fused.map((_, i) => i).sort((a, b) => (rerankScores[b] ?? 0) - (rerankScores[a] ?? 0));
+      const hits: RetrievedChunk[] = [];
+      for (const i of order) {
+        if (hits.length === request.topK) break;
+        const score = rerankScores[i] ?? 0;
+        const chunk = chunks[i];
+        const item = fused[i];
+        if (chunk === undefined || item === undefined || score < minScore) continue;
+        const [sparseRank, denseRank] = item.ranks;
+        hits.push({
+          chunk,
+          score,
+          stages: {
+            ...(sparseRank === undefined ? {} : { sparseRank, sparseScore: sparseHits[sparseRank - 1]?.score ?? 0 }),
+            ...(denseRank === undefined ? {} : { denseRank, denseScore: denseHits[denseRank - 1]?.score ?? 0 }),
+            fusedScore: item.score,
+            rerankScore: score,
+          },
+          neighbors: neighborsOf(chunk),
+        });
+      }
+      return { hits };
+    },
+  };
+
+  function neighborsOf(chunk: Chunk): Chunk[] {
+    if (contextWindow === 0) return [];
+    const all = findDocument(chunk.tenantId, chunk.documentId)?.chunks ?? [];
+    return all.slice(Math.max(0, chunk.chunkIndex - contextWindow), chunk.chunkIndex + contextWindow + 1).filter((other) => other.chunkIndex !== chunk.chunkIndex);
+  }
+}
+
+function isChunker(value: Chunker | ChunkerOptions | undefined): value is Chunker {
+  return value !== undefined && "chunk" in value && typeof value.chunk === "function";
+}
+
+function hashContent(document: SourceDocument): string {
+  // The source path is not content: moving a file must not re-embed it.
+  const { title, product, domain, lang, body } = document;
+  return createHash("sha256").update(JSON.stringify([title, product, domain, lang, body])).digest("hex");
+}
+
+/** An abort stays an abort (the caller's reason); anything else is a dependency failure. */
+function asUnavailable(error: unknown, stage: string, signal?: AbortSignal): unknown {
+  if (signal?.aborted === true || error instanceof RetrievalUnavailableError) return error;
+  return new RetrievalUnavailableError(`${stage} failed`, { cause: error });
+}

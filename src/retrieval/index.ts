@@ -1,0 +1,42 @@
+/** The retrieval layer's public API. */
+export * from "./types.js";
+export { analyze, analyzeWord, words, EN_STOPWORDS, FA_STOPWORDS } from "./analyzers/index.js";
+export { loadCorpusDir, parseDocument, type CorpusProblem, type LoadCorpusOptions, type LoadedCorpus, type ParseOptions, type ParseResult } from "./corpus.js";
+export { createChunker, searchableText, type Chunker, type ChunkerOptions } from "./chunker.js";
+export type { ChunkFilter, ScoredChunkId } from "./filter.js";
+export {
+  bm25Idf,
+  bm25TermWeights,
+  bm25TfWeight,
+  createSparseIndex,
+  DEFAULT_BM25,
+  documentSparseVector,
+  querySparseVector,
+  type Bm25Parameters,
+  type SparseIndex,
+  type SparseIndexOptions,
+  type SparseSearchOptions,
+  type SparseVector,
+  type TermStats,
+} from "./sparse.js";
+export { createLocalEmbedder, embedLocal, type Embedder, type LocalEmbedderOptions } from "./embedding.js";
+export { createDenseIndex, type DenseEntry, type DenseIndex, type DenseIndexOptions, type DenseSearchOptions } from "./dense.js";
+export { rrf, type FusedItem } from "./fusion.js";
+export {
+  createLexicalReranker,
+  DEFAULT_RERANK_WEIGHTS,
+  scoreParts,
+  type LexicalRerankerOptions,
+  type LexicalRerankWeights,
+  type Reranker,
+  type RerankOptions,
+  type ScoreParts,
+} from "./rerank.js";
+export {
+  createEmbeddedRetriever,
+  type AddReport,
+  type DocumentSummary,
+  type EmbeddedRetriever,
+  type EmbeddedRetrieverOptions,
+} from "./embedded.js";
+export { fnv1a32, fmix32 } from "./hash.js";

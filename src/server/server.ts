@@ -1,0 +1,166 @@
+import { readFileSync } from "node:fs";
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import type { DescService } from "@bufbuild/protobuf";
+import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { Logger } from "pino";
+import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
+import { Health } from "../../gen/grpc/health/v1/health_pb.js";
+import { ServerReflection as ReflectionV1 } from "../../gen/grpc/reflection/v1/reflection_pb.js";
+import { ServerReflection as ReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
+import type { TurnService } from "../agent/types.js";
+import { ConfigError, isLoopbackHost, type Config } from "../config/config.js";
+import { createTenantResolver } from "./auth.js";
+import { withSpecGrpcMessage } from "./grpc-message.js";
+import { createHealthRoutes, createHealthState, type HealthState } from "./health.js";
+import { createReflectionIndex, createReflectionRoutes } from "./reflection.js";
+import { createAgentRoutes } from "./routes.js";
+
+export interface BuildServerOptions {
+  turnService: TurnService;
+  config: Config;
+  logger: Logger;
+  /** Configured retrieval domains: a request naming another is INVALID_ARGUMENT. */
+  domains: readonly string[];
+}
+
+export interface FrontdeskServer {
+  /** The underlying HTTP/2 server (h2c, or TLS when config.server.tls is set). Not yet listening. */
+  readonly server: http2.Http2Server | http2.Http2SecureServer;
+  readonly health: HealthState;
+  /** Tenants callers can be resolved to (the default tenant when no keys are configured). */
+  readonly tenants: readonly string[];
+  /** "h2c" or "https". */
+  readonly scheme: "h2c" | "https";
+  /** Binds config.server.host/port; port 0 reports the port the OS chose. */
+  listen(): Promise<{ host: string; port: number }>;
+  /** NOT_SERVING, stop accepting, let running calls finish for shutdownGraceMs, then cut them off. */
+  close(): Promise<void>;
+}
+
+/** Services on the port, in the order `buf curl --list-services` shows them. */
+const SERVICES: readonly DescService[] = [AgentService, Health, ReflectionV1, ReflectionV1Alpha];
+
+// Requests are small (text is capped at a few thousand characters); refuse huge frames unparsed.
+const READ_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Without API keys every caller is the default tenant, which is only safe when nobody else can
+ * reach the port: refuse a non-loopback host unless the operator opted in explicitly.
+ */
+export function assertBindAllowed(config: Config): void {
+  const { host, allowPublicBind } = config.server;
+  if (config.auth.apiKeys.length === 0 && !isLoopbackHost(host) && !allowPublicBind) {
+    throw new ConfigError(
+      `refusing to listen on ${host} without API keys: set FRONTDESK_API_KEYS, bind to 127.0.0.1, or set FRONTDESK_ALLOW_PUBLIC_BIND=true`,
+    );
+  }
+}
+
+function readPem(file: string, variable: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw new ConfigError(`${variable}: cannot read ${file} (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+export function buildServer(options: BuildServerOptions): FrontdeskServer {
+  const { config, logger } = options;
+  const tenants = createTenantResolver(config.auth);
+  const health = createHealthState([AgentService.typeName]);
+  const reflection = createReflectionIndex(SERVICES);
+  // Aborting this makes every running handler's ctx.signal fire with UNAVAILABLE (Connect option).
+  const shutdown = new AbortController();
+
+  const agentRoutes = createAgentRoutes({
+    turnService: options.turnService,
+    config,
+    logger,
+    tenants,
+    domains: options.domains,
+  });
+  const routes = (router: ConnectRouter) => {
+    agentRoutes(router);
+    createHealthRoutes(health)(router);
+    createReflectionRoutes(reflection)(router);
+  };
+  const handler = withSpecGrpcMessage(connectNodeAdapter({ routes, shutdownSignal: shutdown.signal, readMaxBytes: READ_MAX_BYTES }));
+
+  const tls = config.server.tls;
+  const server = tls
+    ? // HTTP/1.1 stays allowed over TLS for Connect and gRPC-Web callers (browsers, plain curl).
+      http2.createSecureServer(
+        { cert: readPem(tls.certFile, "FRONTDESK_TLS_CERT"), key: readPem(tls.keyFile, "FRONTDESK_TLS_KEY"), allowHTTP1: true },
+        handler,
+      )
+    : http2.createServer(handler);
+
+  // server.close() waits for open HTTP/2 sessions forever: track them to end them on shutdown.
+  const sessions = new Set<http2.ServerHttp2Session>();
+  let onSessionsDrained: (() => void) | null = null;
+  server.on("session", (session: http2.ServerHttp2Session) => {
+    sessions.add(session);
+    session.on("error", (err: Error) => logger.debug({ err }, "http2 session error"));
+    session.once("close", () => {
+      sessions.delete(session);
+      if (sessions.size === 0) onSessionsDrained?.();
+    });
+  });
+
+  const drained = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      if (sessions.size === 0) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        onSessionsDrained = null;
+        resolve();
+      }
+      onSessionsDrained = done;
+    });
+
+  let closing: Promise<void> | null = null;
+
+  return {
+    server,
+    health,
+    tenants: tenants.tenants,
+    scheme: tls ? "https" : "h2c",
+
+    async listen() {
+      assertBindAllowed(config);
+      const { host, port } = config.server;
+      return new Promise<{ host: string; port: number }>((resolve, reject) => {
+        const onError = (err: Error) => reject(new Error(`cannot listen on ${host}:${port}: ${err.message}`, { cause: err }));
+        server.once("error", onError);
+        server.listen(port, host, () => {
+          server.off("error", onError);
+          const address = server.address() as AddressInfo;
+          resolve({ host, port: address.port });
+        });
+      });
+    },
+
+    close() {
+      closing ??= (async () => {
+        // Probes see NOT_SERVING first, so a load balancer stops routing here before calls end.
+        health.shutdown();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // GOAWAY: no new streams on existing connections; running calls may finish.
+        for (const session of sessions) session.close();
+        await drained(config.server.shutdownGraceMs);
+        if (sessions.size > 0) {
+          logger.warn({ sessions: sessions.size }, "grace period over, cancelling running calls");
+          shutdown.abort(new ConnectError("server is shutting down", Code.Unavailable));
+          // A moment for handlers to send their UNAVAILABLE before the connections are cut.
+          await drained(250);
+          for (const session of sessions) session.destroy();
+        }
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import type { GetThreadRequest } from "../../gen/frontdesk/v1/agent_service_pb.js";
+import type { TurnRequest } from "../../gen/frontdesk/v1/turn_pb.js";
+import type { TurnInput } from "../agent/types.js";
+import type { Config } from "../config/config.js";
+
+/** The request limits validation reads; a slice of Config so tests can pass literals. */
+export type ValidationLimits = Pick<Config["limits"], "maxTextChars" | "maxIdChars">;
+
+export type Validation<T> =
+  | { kind: "valid"; input: T }
+  /** `field` is the proto field name; `message` starts with it and is safe to send to the caller. */
+  | { kind: "invalid"; field: string; message: string };
+
+// Ids travel into storage keys and logs: a conservative charset keeps them unambiguous there.
+const ID_CHARS = /^[A-Za-z0-9._:-]+$/u;
+const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/u;
+
+function invalid(field: string, problem: string): { kind: "invalid"; field: string; message: string } {
+  return { kind: "invalid", field, message: `${field}: ${problem}` };
+}
+
+function checkId(field: string, value: string, max: number, required: boolean): Validation<never> | null {
+  if (value === "" && !required) return null;
+  if (value.length < 1 || value.length > max || !ID_CHARS.test(value)) {
+    const range = required ? `1-${max}` : `at most ${max}`;
+    return invalid(field, `must be ${range} characters of [A-Za-z0-9._:-]`);
+  }
+  return null;
+}
+
+/**
+ * Checks a wire TurnRequest before anything runs. The first problem found is reported, in field
+ * order. `domains` lists the configured retrieval domains; an unknown one is refused rather than
+ * silently filtering retrieval down to nothing.
+ */
+export function validateTurnRequest(
+  req: TurnRequest,
+  limits: ValidationLimits,
+  domains: readonly string[],
+): Validation<Omit<TurnInput, "tenantId">> {
+  const idProblem =
+    checkId("thread_id", req.threadId, limits.maxIdChars, true) ??
+    checkId("user_id", req.userId, limits.maxIdChars, true);
+  if (idProblem !== null) return idProblem;
+
+  if (req.text === "") return invalid("text", "required");
+  if (req.text.trim() === "") return invalid("text", "must not be blank");
+  // Code points, not UTF-16 units: a Persian or emoji-heavy message must not be cut short.
+  const chars = [...req.text].length;
+  if (chars > limits.maxTextChars) {
+    return invalid("text", `must be at most ${limits.maxTextChars} characters (got ${chars})`);
+  }
+
+  const requestProblem = checkId("request_id", req.requestId, limits.maxIdChars, false);
+  if (requestProblem !== null) return requestProblem;
+
+  if (req.locale !== "" && !LOCALE.test(req.locale)) {
+    return invalid("locale", 'must be a BCP-47 language tag such as "fa" or "en-GB"');
+  }
+  if (req.domain !== "") {
+    if (!domains.includes(req.domain)) {
+      const known = domains.length > 0 ? domains.join(", ") : "(none configured)";
+      return invalid("domain", `must be one of: ${known}`);
+    }
+  }
+
+  const input: Omit<TurnInput, "tenantId"> = {
+    threadId: req.threadId,
+    userId: req.userId,
+    text: req.text,
+    requestId: req.requestId,
+  };
+  if (req.locale !== "") input.locale = req.locale;
+  if (req.domain !== "") input.domain = req.domain;
+  return { kind: "valid", input };
+}
+
+export function validateGetThreadRequest(req: GetThreadRequest, limits: ValidationLimits): Validation<{ threadId: string }> {
+  const problem = checkId("thread_id", req.threadId, limits.maxIdChars, true);
+  return problem ?? { kind: "valid", input: { threadId: req.threadId } };
+}
