@@ -8,8 +8,8 @@ import { compileGraph } from "./agent/graph.js";
 import { createPolicy } from "./agent/policy.js";
 import { createTurnService } from "./agent/turn-service.js";
 import type { TurnService } from "./agent/types.js";
-import { createModelProvider } from "./models/index.js";
-import { createPersistence } from "./persistence/index.js";
+import { createModelProvider, type ModelProvider } from "./models/index.js";
+import { createPersistence, type Persistence } from "./persistence/index.js";
 import { createEmbeddedRetriever, createLocalEmbedder, loadCorpusDir } from "./retrieval/index.js";
 
 /** The running service's parts, wired once from configuration (the composition root). */
@@ -27,7 +27,14 @@ export function configuredTenants(config: Config): string[] {
   return config.auth.apiKeys.length > 0 ? [...new Set(config.auth.apiKeys.map((k) => k.tenantId))] : [config.auth.defaultTenant];
 }
 
-export async function createApp(config: Config, logger: Logger): Promise<App> {
+/** Parts a test (or an embedding program) may supply instead of the configured ones. */
+export interface AppOverrides {
+  models?: ModelProvider;
+  persistence?: Persistence;
+  now?: () => number;
+}
+
+export async function createApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   const bundle = loadBundle(config.bundleDir);
   const tenants = configuredTenants(config);
 
@@ -46,15 +53,16 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   }
   logger.info({ chunks: retriever.size, tenants, corpus: config.retrieval.corpusDir }, "corpus indexed");
 
-  const persistence = await createPersistence(config);
+  const persistence = overrides.persistence ?? (await createPersistence(config));
+  const now = overrides.now ?? Date.now;
   const deps: AgentDeps = {
-    models: createModelProvider(config),
+    models: overrides.models ?? createModelProvider(config),
     retriever,
     profiles: persistence.profiles,
     policy: createPolicy(bundle),
     bundle,
     settings: settingsFromConfig(config),
-    now: Date.now,
+    now,
     newId: randomUUID,
     logger,
   };
@@ -64,7 +72,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     transaction: persistence.saver,
     locks: persistence.locks,
     defaultLanguage: bundle.defaultLanguage,
-    now: Date.now,
+    now,
     newId: randomUUID,
     logger,
   });

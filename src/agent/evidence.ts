@@ -13,6 +13,7 @@ export function toEvidence(chunk: Chunk, score: number): EvidenceChunk {
     product: chunk.product,
     domain: chunk.domain,
     lang: chunk.lang,
+    section: chunk.section,
     text: chunk.text,
     score,
   };

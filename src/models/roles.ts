@@ -82,6 +82,8 @@ export interface EvidenceChunk {
   product: string;
   domain: string;
   lang: Language;
+  /** The heading the chunk sits under: context for list items such as "Maternity: 9 months". */
+  section?: string;
   text: string;
   /** Retrieval score 0..1. */
   score: number;

@@ -1,15 +1,12 @@
-import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
 import { fromBinary } from "@bufbuild/protobuf";
-import { BinaryReader } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import { ThreadClosedSchema } from "../../gen/frontdesk/v1/thread_pb.js";
 import { EscalationReason } from "../../gen/frontdesk/v1/turn_pb.js";
-import { PACKAGE_ROOT } from "../../src/config/config.js";
+import { decodeStatus, loadService, metadata, serverStream, unary } from "../support/grpc-js.js";
 import { ACME_KEY, answerResult, escalation, progress, startServer, type Running } from "./helpers.js";
 
 /** The shapes these tests read from proto-loader's plain objects (enums as strings, oneofs named). */
@@ -22,74 +19,6 @@ interface PlainStreamEvent {
   event: "progress" | "result";
   progress?: { node: string; seq: number; phase: string };
   result?: PlainTurnResult;
-}
-
-type Method = grpc.MethodDefinition<object, object>;
-
-function loadService(): { Turn: Method; StreamTurn: Method; GetThread: Method } {
-  const definition = protoLoader.loadSync("frontdesk/v1/agent_service.proto", {
-    includeDirs: [path.join(PACKAGE_ROOT, "proto")],
-    longs: String,
-    enums: String,
-    defaults: true,
-    oneofs: true,
-  });
-  const service = definition["frontdesk.v1.AgentService"];
-  if (service === undefined || !("Turn" in service) || !("StreamTurn" in service) || !("GetThread" in service)) {
-    throw new Error("frontdesk.v1.AgentService not found in the loaded proto");
-  }
-  return { Turn: service.Turn as Method, StreamTurn: service.StreamTurn as Method, GetThread: service.GetThread as Method };
-}
-
-function metadata(key: string | null): grpc.Metadata {
-  const md = new grpc.Metadata();
-  if (key !== null) md.set("authorization", `Bearer ${key}`);
-  return md;
-}
-
-function unary(client: grpc.Client, method: Method, request: object, md: grpc.Metadata): Promise<object> {
-  return new Promise((resolve, reject) => {
-    client.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, request, md, (err, res) => {
-      if (err) reject(err);
-      else resolve(res ?? {});
-    });
-  });
-}
-
-function serverStream(client: grpc.Client, method: Method, request: object, md: grpc.Metadata): Promise<object[]> {
-  return new Promise((resolve, reject) => {
-    const call = client.makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, request, md);
-    const out: object[] = [];
-    call.on("data", (m: object) => out.push(m));
-    call.on("error", reject);
-    call.on("end", () => resolve(out));
-  });
-}
-
-/**
- * google.rpc.Status { int32 code = 1; string message = 2; repeated google.protobuf.Any details = 3; }
- * decoded by hand, so the test relies on nothing but the wire format a plain gRPC client sees.
- */
-function decodeStatus(bytes: Uint8Array): { code: number; message: string; details: { typeUrl: string; value: Uint8Array }[] } {
-  const reader = new BinaryReader(bytes);
-  const status: ReturnType<typeof decodeStatus> = { code: 0, message: "", details: [] };
-  while (reader.pos < reader.len) {
-    const [field, wireType] = reader.tag();
-    if (field === 1) status.code = reader.int32();
-    else if (field === 2) status.message = reader.string();
-    else if (field === 3) {
-      const anyReader = new BinaryReader(reader.bytes());
-      const detail: { typeUrl: string; value: Uint8Array } = { typeUrl: "", value: new Uint8Array() };
-      while (anyReader.pos < anyReader.len) {
-        const [f, wt] = anyReader.tag();
-        if (f === 1) detail.typeUrl = anyReader.string();
-        else if (f === 2) detail.value = anyReader.bytes();
-        else anyReader.skip(wt);
-      }
-      status.details.push(detail);
-    } else reader.skip(wireType);
-  }
-  return status;
 }
 
 const request = { threadId: "t-1", userId: "u-1", text: "Is third-party cover mandatory?" };

@@ -8,9 +8,9 @@ export function loadMemoryNode(deps: AgentDeps) {
   return async (state: AgentStateValue, _config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const turn = state.turn!;
     const profile = await deps.profiles.get(turn.tenantId, turn.userId);
-    // The detected language of this message wins; the locale hint and the profile only break ties
-    // for text without letters ("2", "?").
-    const hint = turn.locale !== "" ? turn.locale : profile.preferredLanguage;
+    // The detected language of this message wins. Text without letters ("2", "?") keeps the
+    // caller's locale hint, else the conversation's language, else the user's preference.
+    const hint = turn.locale !== "" ? turn.locale : (state.history.at(-1)?.language ?? profile.preferredLanguage);
     const { language } = detectLanguage(turn.text, hint, deps.bundle.defaultLanguage);
     return { profile, language };
   };

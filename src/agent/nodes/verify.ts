@@ -5,6 +5,24 @@ import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue, VerificationState } from "../state.js";
 import type { Citation } from "../types.js";
+import type { Language } from "../../text/language.js";
+
+const TERMINAL = /[.!?\u061F\u2026:;\u061B]$/u;
+
+/**
+ * The answer as one text. Extracted list items ("Up to 7 days: 4,500,000 rials") carry no final
+ * punctuation; they are separated with a semicolon so the amounts do not run together.
+ */
+export function joinClaims(claims: readonly string[], language: Language): string {
+  const separator = language === "fa" ? "\u061B " : "; ";
+  return claims
+    .map((raw, i) => {
+      const text = raw.trim();
+      if (TERMINAL.test(text)) return i === claims.length - 1 ? text : `${text} `;
+      return i === claims.length - 1 ? `${text}.` : `${text}${separator}`;
+    })
+    .join("");
+}
 
 /**
  * Groundedness gate. Deterministic checks first: citations point at chunks retrieved this
@@ -72,7 +90,7 @@ export function verifyNode(deps: AgentDeps) {
       outcome: {
         kind: "answer",
         answerKind: "grounded",
-        text: draft.claims.map((c) => c.text.trim()).join(" "),
+        text: joinClaims(draft.claims.map((c) => c.text), state.language),
         claims: draft.claims,
         citations,
         confidence: draft.confidence,

@@ -1,0 +1,220 @@
+import type { HistoryLine } from "../../domain/conversation.js";
+import type { UserProfile } from "../../domain/profile.js";
+import { detectLanguage, foldForMatch, normalizeText, type Language } from "../../text/index.js";
+import type { ContextualizeInput, ContextualizeOutput } from "../roles.js";
+import {
+  ELLIPSIS_END,
+  ELLIPSIS_START,
+  EN_ANAPHORA,
+  FA_ANAPHORA,
+  FA_KNOWN_NOUNS,
+  FAMILY_CANONICAL,
+  FAMILY_PHRASES,
+  FOLLOW_UP_FILLERS,
+  GENERIC_TERMS,
+  isTopicCompanion,
+  topicDomain,
+  type FamilyRole,
+} from "./lexicon.js";
+import { analyzeTerms, isPersianTerm, suffixVariants } from "./terms.js";
+
+/**
+ * History-aware query rewriting without a model. A short, elliptical turn ("what about for my
+ * wife?", «قیمتش چقدر است؟») is merged with the most recent standalone query: the previous
+ * query's topic (product words) is kept, and the new turn's content replaces the aspect it
+ * changes (family member, or the asked-about detail). A turn that names its own product starts a
+ * new topic. Everything else is used as written.
+ */
+
+/** How far back a previous query may be to resolve a follow-up. */
+const HISTORY_LOOKBACK = 3;
+/** A turn with at most this many content terms and no product of its own reads as a follow-up. */
+const SHORT_TURN_TERMS = 2;
+/** Content terms the output never exceeds (the schema caps the query at 500 characters). */
+const MAX_QUERY_CHARS = 500;
+
+// Questions that stand on their own even when short: contact details are not a product's aspect.
+const STANDALONE_TERMS = new Set(
+  analyzeTerms("hours opening branch branches office contact call centre center email address phone number support شعبه ساعت تماس آدرس ایمیل پشتیبانی تلفن"),
+);
+
+type TokenKind = "topic" | "generic" | "family" | "aspect";
+
+interface Token {
+  text: string;
+  terms: string[];
+  kind: TokenKind;
+  /** For topic tokens: whether the token names a product by itself. */
+  names: boolean;
+}
+
+interface Turn {
+  tokens: Token[];
+  ownTopic: boolean;
+  elliptical: boolean;
+  /** Content terms after fillers are dropped. */
+  size: number;
+}
+
+export function latestQueryLine(history: readonly HistoryLine[]): HistoryLine | undefined {
+  for (let i = history.length - 1; i >= Math.max(0, history.length - HISTORY_LOOKBACK); i--) {
+    const line = history[i];
+    if (line?.rewrittenQuery !== undefined && line.rewrittenQuery.trim() !== "") return line;
+  }
+  return undefined;
+}
+
+/** True when folded text reads as the continuation of something said before. */
+export function isElliptical(folded: string): boolean {
+  const trimmed = folded.trim();
+  if (ELLIPSIS_START.test(trimmed) || ELLIPSIS_END.test(trimmed) || EN_ANAPHORA.test(trimmed) || FA_ANAPHORA.test(trimmed)) {
+    return true;
+  }
+  // «قیمتش», «سقفش»: a known noun with a third-person suffix points back at the previous topic.
+  return trimmed.split(/\s+/u).some((word) => {
+    const bare = word.replace(/[^\p{L}\p{N}]+$/u, "");
+    return bare.endsWith("ش") && !FA_KNOWN_NOUNS.has(bare) && suffixVariants(bare).some((v) => FA_KNOWN_NOUNS.has(v));
+  });
+}
+
+const FAMILY_WORDS = new Map<string, FamilyRole>();
+for (const role of ["spouse", "children", "parents"] as const) {
+  for (const lang of ["en", "fa"] as const) FAMILY_WORDS.set(FAMILY_CANONICAL[role][lang], role);
+}
+
+/** Replaces family phrases with their canonical term in `lang` (wife → spouse, «همسرم» → «همسر»). */
+function canonicalizeFamily(folded: string, lang: Language): string {
+  let out = folded;
+  for (const [pattern, role] of FAMILY_PHRASES) out = out.replace(pattern, FAMILY_CANONICAL[role][lang]);
+  return out;
+}
+
+// The word naming a product right after «بیمه» («بیمه زلزله») or right before "insurance"
+// ("earthquake insurance") is a topic even when it is a peril elsewhere ("cover earthquake").
+const FA_PRODUCT_HEAD = new Set(analyzeTerms("بیمه بیمه‌نامه"));
+const EN_PRODUCT_TAIL = new Set(analyzeTerms("insurance policy"));
+
+function tokenize(text: string, familyLang: Language): Token[] {
+  const tokens = rawTokens(text, familyLang);
+  tokens.forEach((token, i) => {
+    if (token.kind !== "aspect") return;
+    const before = tokens[i - 1];
+    const after = tokens[i + 1];
+    const afterPersianHead = isPersianTerm(token.text) && before !== undefined && before.terms.every((t) => FA_PRODUCT_HEAD.has(t));
+    const beforeEnglishTail = !isPersianTerm(token.text) && after !== undefined && after.terms.every((t) => EN_PRODUCT_TAIL.has(t));
+    if (afterPersianHead || beforeEnglishTail) tokens[i] = { ...token, kind: "topic", names: true };
+  });
+  return tokens;
+}
+
+function rawTokens(text: string, familyLang: Language): Token[] {
+  const folded = canonicalizeFamily(foldForMatch(text), familyLang);
+  const tokens: Token[] = [];
+  for (const raw of folded.split(/\s+/u)) {
+    let word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    if (word === "") continue;
+    if (isPersianTerm(word) && !FA_KNOWN_NOUNS.has(word) && !FAMILY_WORDS.has(word)) {
+      const known = suffixVariants(word).find((v) => FA_KNOWN_NOUNS.has(v));
+      if (known !== undefined) word = known;
+    }
+    const terms = analyzeTerms(word);
+    if (terms.length === 0 || terms.every((t) => FOLLOW_UP_FILLERS.has(t))) continue;
+    tokens.push(classify(word, terms));
+  }
+  return tokens;
+}
+
+function classify(text: string, terms: string[]): Token {
+  if (FAMILY_WORDS.has(text)) return { text, terms, kind: "family", names: false };
+  const topical = terms.filter((t) => topicDomain(t) !== undefined);
+  if (topical.length > 0) return { text, terms, kind: "topic", names: true };
+  if (terms.every((t) => isTopicCompanion(t))) return { text, terms, kind: "topic", names: false };
+  if (terms.every((t) => GENERIC_TERMS.has(t))) return { text, terms, kind: "generic", names: false };
+  return { text, terms, kind: "aspect", names: false };
+}
+
+function readTurn(text: string, familyLang: Language): Turn {
+  const tokens = tokenize(text, familyLang);
+  return {
+    tokens,
+    ownTopic: tokens.some((t) => t.kind === "topic" && t.names),
+    elliptical: isElliptical(foldForMatch(text)),
+    size: tokens.reduce((n, t) => n + t.terms.length, 0),
+  };
+}
+
+/** Joins tokens, dropping repeats of an analysed form ("cover" and "covered"). */
+function join(tokens: readonly Token[]): string {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const token of tokens) {
+    const key = token.terms.join(" ");
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(token.text);
+  }
+  return out.join(" ");
+}
+
+function isFollowUp(turn: Turn, text: string): boolean {
+  if (turn.ownTopic) return false;
+  if (turn.elliptical) return true;
+  if (turn.tokens.some((t) => t.terms.some((term) => STANDALONE_TERMS.has(term)))) return false;
+  return turn.size <= SHORT_TURN_TERMS && foldForMatch(text).split(/\s+/u).length <= 8;
+}
+
+export function contextualize(input: ContextualizeInput): ContextualizeOutput {
+  const text = normalizeText(input.text);
+  const previous = latestQueryLine(input.history);
+  let query = text;
+
+  if (previous?.rewrittenQuery !== undefined) {
+    const previousQuery = normalizeText(previous.rewrittenQuery);
+    const prevLang = detectLanguage(previousQuery, previous.language).language;
+    const turn = readTurn(text, prevLang);
+    const prev = readTurn(previousQuery, prevLang).tokens;
+    const has = (kind: TokenKind): boolean => turn.tokens.some((t) => t.kind === kind);
+
+    if (isFollowUp(turn, text)) {
+      // Keep the previous topic; the new turn's family member or aspect replaces the old one.
+      const kept = prev.filter(
+        (t) => t.kind === "topic" || t.kind === "generic" || (t.kind === "family" && !has("family")) || (t.kind === "aspect" && !has("aspect")),
+      );
+      query = join([...kept, ...turn.tokens]);
+    } else if (turn.ownTopic && turn.elliptical) {
+      // "how about travel?": a new product, asked about in the same way as before.
+      // A family member asked about for one product is not carried over to another.
+      const carried = prev.filter((t) => (t.kind === "generic" && !has("generic")) || (t.kind === "aspect" && !has("aspect")));
+      query = join([...turn.tokens, ...carried]);
+    }
+  }
+
+  query = withProfileHint(query, text, input.profile);
+  const trimmed = query.trim().slice(0, MAX_QUERY_CHARS).trim();
+  return { query: trimmed !== "" ? trimmed : text.trim() !== "" ? text.trim().slice(0, MAX_QUERY_CHARS) : "?" };
+}
+
+const MY_HOME = /(?<![\p{L}])(?:my (?:home|house|place|property)|(?:خانه|منزل) ?(?:ام|م|من)|منزلم)(?![\p{L}])/u;
+const MY_VEHICLE = /(?<![\p{L}])(?:my (?:vehicle|car|ride)|(?:ماشین|خودرو|خودروی|اتومبیل) ?(?:ام|م|من))(?![\p{L}])/u;
+const HOME_TYPES = /(?<![\p{L}])(apartment|flat|villa|house|آپارتمان|ویلا|ویلایی)(?![\p{L}])/u;
+const VEHICLE_TYPES = /(?<![\p{L}])(motorcycle|motorbike|truck|van|pickup|موتورسیکلت|موتور سیکلت|کامیون|وانت)(?![\p{L}])/u;
+
+/**
+ * Profile facts are used sparingly: only a home or vehicle *type* ("apartment", "motorcycle"),
+ * and only when the user asks about "my home"/"my car" without saying which kind. A make and
+ * model ("Peugeot 206") or a city adds nothing retrieval can use, and profile text is never
+ * copied into queries otherwise.
+ */
+function withProfileHint(query: string, text: string, profile: UserProfile): string {
+  const folded = foldForMatch(text);
+  const foldedQuery = foldForMatch(query);
+  if (profile.home !== undefined && MY_HOME.test(folded) && !HOME_TYPES.test(foldedQuery)) {
+    const type = HOME_TYPES.exec(foldForMatch(profile.home))?.[1];
+    if (type !== undefined) return `${query} ${type}`;
+  }
+  if (profile.vehicle !== undefined && MY_VEHICLE.test(folded) && !VEHICLE_TYPES.test(foldedQuery)) {
+    const type = VEHICLE_TYPES.exec(foldForMatch(profile.vehicle))?.[1];
+    if (type !== undefined) return `${query} ${type}`;
+  }
+  return query;
+}

@@ -1,0 +1,196 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StreamTurnResponse } from "../../gen/frontdesk/v1/agent_service_pb.js";
+import { ThreadClosedSchema, ThreadStatus } from "../../gen/frontdesk/v1/thread_pb.js";
+import { AnswerKind, EscalationReason, Phase, TurnRequestSchema } from "../../gen/frontdesk/v1/turn_pb.js";
+import { createOfflineModelProvider } from "../../src/models/offline/index.js";
+import type { ModelProvider } from "../../src/models/provider.js";
+import { loadService, metadata, serverStream, unary } from "../support/grpc-js.js";
+import { startRealServer, type RealServer } from "./support.js";
+
+const turn = (threadId: string, text: string, extra: Record<string, string> = {}) => create(TurnRequestSchema, { threadId, userId: "u-1", text, ...extra });
+
+async function stream(server: RealServer, threadId: string, text: string, options: { signal?: AbortSignal; timeoutMs?: number } = {}) {
+  const events: StreamTurnResponse[] = [];
+  for await (const event of server.client.streamTurn({ turn: turn(threadId, text) }, options)) events.push(event);
+  return events;
+}
+
+describe("the service end to end (offline model, bundled corpus)", () => {
+  let server: RealServer;
+  beforeAll(async () => {
+    server = await startRealServer();
+  });
+  afterAll(async () => server.close());
+
+  it("streams every node's progress, then one result: a clarify whose options are retrieved documents", async () => {
+    const events = await stream(server, "e2e-clarify", "How much does it cost?");
+    const last = events.at(-1)!;
+    expect(last.event.case).toBe("result");
+    expect(events.filter((e) => e.event.case === "result")).toHaveLength(1);
+    const progress = events.flatMap((e) => (e.event.case === "progress" ? [e.event.value] : []));
+    expect(progress.map((p) => p.seq)).toEqual(progress.map((_, i) => i + 1));
+    expect(progress.filter((p) => p.phase === Phase.COMPLETED).map((p) => p.node)).toEqual([
+      "load_memory",
+      "triage",
+      "contextualize",
+      "retrieve",
+      "grade",
+      "clarify",
+      "record_turn",
+    ]);
+    if (last.event.case !== "result") throw new Error();
+    const result = last.event.value;
+    expect(result.outcome.case).toBe("clarify");
+    if (result.outcome.case !== "clarify") throw new Error();
+    const options = result.outcome.value.options;
+    expect(options.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(options.map((o) => o.product)).size).toBe(options.length);
+
+    // Picking option 2 answers from that document, cited.
+    const picked = (await server.client.turn(turn("e2e-clarify", "2"))).result!;
+    expect(picked.outcome.case).toBe("answer");
+    if (picked.outcome.case !== "answer") throw new Error();
+    expect(picked.outcome.value.kind).toBe(AnswerKind.GROUNDED);
+    expect(picked.outcome.value.citations.map((c) => c.documentId)).toContain(options[1]!.documentId);
+  });
+
+  it("answers over plain gRPC (@grpc/grpc-js) in Persian, unary and streaming", async () => {
+    const service = loadService();
+    const client = new grpc.Client(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure());
+    try {
+      const response = (await unary(client, service.Turn, { threadId: "e2e-grpc", userId: "u-1", text: "حداقل فرانشیز بیمه بدنه چقدر است؟" }, metadata(null))) as {
+        result: { language: string; outcome: string; answer: { kind: string; text: string; citations: { documentId: string }[] } };
+      };
+      expect(response.result.language).toBe("fa");
+      expect(response.result.outcome).toBe("answer");
+      expect(response.result.answer.kind).toBe("ANSWER_KIND_GROUNDED");
+      expect(response.result.answer.citations[0]?.documentId).toBe("motor-body-fa");
+      expect(response.result.answer.text).toMatch(/۵٬۰۰۰٬۰۰۰|5,000,000/u);
+
+      const events = (await serverStream(client, service.StreamTurn, { turn: { threadId: "e2e-grpc-2", userId: "u-1", text: "Hello!" } }, metadata(null))) as Array<{
+        event: string;
+        result?: { answer: { kind: string } };
+      }>;
+      expect(events.at(-1)?.event).toBe("result");
+      expect(events.at(-1)?.result?.answer.kind).toBe("ANSWER_KIND_CHITCHAT");
+    } finally {
+      client.close();
+    }
+  });
+
+  it("escalates, closes the thread, and refuses the next turn with the stored handoff", async () => {
+    const first = (await server.client.turn(turn("e2e-closed", "I'd like to speak to a human please"))).result!;
+    expect(first.outcome.case).toBe("escalate");
+    if (first.outcome.case !== "escalate") throw new Error();
+    expect(first.outcome.value.reason).toBe(EscalationReason.USER_REQUESTED);
+
+    const error = await server.client.turn(turn("e2e-closed", "hello?")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectError);
+    expect((error as ConnectError).code).toBe(Code.FailedPrecondition);
+    const [detail] = (error as ConnectError).findDetails(ThreadClosedSchema);
+    expect(detail?.handoff?.reason).toBe(EscalationReason.USER_REQUESTED);
+    expect(detail?.handoff?.message).toBe(first.outcome.value.message);
+
+    const thread = (await server.client.getThread({ threadId: "e2e-closed" })).thread!;
+    expect(thread.status).toBe(ThreadStatus.ESCALATED);
+    expect(thread.turnCount).toBe(1);
+    expect(thread.recentTurns[0]?.userText).toBe("I'd like to speak to a human please");
+  });
+
+  it("refuses bad input with INVALID_ARGUMENT naming the field, and writes nothing", async () => {
+    for (const [request, field] of [
+      [turn("e2e-bad", "   "), "text"],
+      [turn("e2e-bad", "x".repeat(4_001)), "text"],
+      [turn("e2e-bad", "hi", { domain: "pets" }), "domain"],
+      [turn("", "hi"), "thread_id"],
+      [turn("e2e-bad", "hi", { userId: "" }), "user_id"],
+    ] as const) {
+      const error = await server.client.turn(request).catch((e: unknown) => e);
+      expect((error as ConnectError).code).toBe(Code.InvalidArgument);
+      expect((error as ConnectError).rawMessage.startsWith(`${field}:`)).toBe(true);
+    }
+    const missing = await server.client.getThread({ threadId: "e2e-bad" }).catch((e: unknown) => e);
+    expect((missing as ConnectError).code).toBe(Code.NotFound);
+  });
+});
+
+/** The offline model, except that `generate` waits until the turn is aborted. */
+function stallingModels(): ModelProvider & { generateStarted: Promise<void> } {
+  const offline = createOfflineModelProvider();
+  let started!: () => void;
+  const generateStarted = new Promise<void>((resolve) => (started = resolve));
+  return {
+    id: "stalling",
+    generateStarted,
+    async invoke(role, input, options) {
+      if (role === "generate") {
+        started();
+        await new Promise((_, reject) => options?.signal?.addEventListener("abort", () => reject(options.signal?.reason), { once: true }));
+      }
+      return offline.invoke(role, input, options);
+    },
+  };
+}
+
+describe("cancellation and deadlines", () => {
+  it("a client that cancels mid-turn stops the run and leaves the thread as it was", async () => {
+    const models = stallingModels();
+    const server = await startRealServer({}, { models });
+    try {
+      await server.client.turn(turn("e2e-cancel", "Hello"));
+      const before = (await server.client.getThread({ threadId: "e2e-cancel" })).thread!;
+      const controller = new AbortController();
+      const running = stream(server, "e2e-cancel", "What is the minimum deductible for motor body insurance?", { signal: controller.signal });
+      await models.generateStarted;
+      controller.abort();
+      const error = await running.catch((e: unknown) => e);
+      expect((error as ConnectError).code).toBe(Code.Canceled);
+      // The server-side run ends and releases the thread: the next call sees the old state.
+      let after = (await server.client.getThread({ threadId: "e2e-cancel" })).thread!;
+      for (let i = 0; i < 50 && after.turnCount !== before.turnCount; i++) after = (await server.client.getThread({ threadId: "e2e-cancel" })).thread!;
+      expect(after).toEqual(before);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a deadline ends the turn with DEADLINE_EXCEEDED and leaves the thread as it was", async () => {
+    const server = await startRealServer({}, { models: stallingModels() });
+    try {
+      const error = await server.client.turn(turn("e2e-deadline", "What is the minimum deductible for motor body insurance?"), { timeoutMs: 300 }).catch((e: unknown) => e);
+      expect((error as ConnectError).code).toBe(Code.DeadlineExceeded);
+      const missing = await server.client.getThread({ threadId: "e2e-deadline" }).catch((e: unknown) => e);
+      expect((missing as ConnectError).code).toBe(Code.NotFound);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("the embedded default across restarts", () => {
+  it("serves a thread started before the process restarted", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "frontdesk-e2e-"));
+    const env = { FRONTDESK_CHECKPOINTER: "file", FRONTDESK_DATA_DIR: dataDir };
+    const first = await startRealServer(env);
+    await first.client.turn(turn("e2e-restart", "Does supplementary health insurance cover my children?"));
+    await first.close();
+
+    const second = await startRealServer(env);
+    try {
+      const thread = (await second.client.getThread({ threadId: "e2e-restart" })).thread!;
+      expect(thread.turnCount).toBe(1);
+      expect(thread.recentTurns[0]?.userText).toBe("Does supplementary health insurance cover my children?");
+      const next = (await second.client.turn(turn("e2e-restart", "Thanks!"))).result!;
+      expect(next.outcome.case).toBe("answer");
+      expect((await second.client.getThread({ threadId: "e2e-restart" })).thread!.turnCount).toBe(2);
+    } finally {
+      await second.close();
+    }
+  });
+});

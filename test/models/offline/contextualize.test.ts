@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import type { HistoryLine } from "../../../src/domain/conversation.js";
+import type { UserProfile } from "../../../src/domain/profile.js";
+import { run, turn } from "./helpers.js";
+
+async function rewrite(text: string, language: "fa" | "en", history: HistoryLine[], profile: UserProfile = {}): Promise<string> {
+  return (await run("contextualize", { text, language, history, summary: "", profile })).query;
+}
+
+describe("offline contextualize", () => {
+  it("returns the normalised text when there is no usable history", async () => {
+    expect(await rewrite("  Does  body insurance cover floods? ", "en", [])).toBe("Does body insurance cover floods?");
+    // Arabic letters and the Arabic question mark are normalised like the index normalises them.
+    expect(await rewrite("بيمه بدنه سيل را پوشش مي‌دهد؟", "fa", [])).toBe("بیمه بدنه سیل را پوشش می‌دهد?");
+    const chitchatOnly: HistoryLine = { user: "hi", reply: "Hello!", outcome: "answer", language: "en" };
+    expect(await rewrite("what about for my wife?", "en", [chitchatOnly])).toBe("what about for my wife?");
+  });
+
+  it("replaces the family member of the previous query (wife → spouse)", async () => {
+    const history = [
+      turn("supplementary health insurance cover children", "en", "Does supplementary health insurance cover my children?"),
+    ];
+    const query = await rewrite("what about for my wife?", "en", history);
+    expect(query).toContain("supplementary health");
+    expect(query).toContain("spouse");
+    expect(query).not.toContain("children");
+    expect(query).not.toContain("wife");
+  });
+
+  it("adds the new aspect to the previous topic", async () => {
+    const query = await rewrite("what about passengers?", "en", [turn("motor third-party liability cover")]);
+    expect(query).toContain("third-party");
+    expect(query).toContain("passengers");
+  });
+
+  it("maps kids and parents to canonical terms", async () => {
+    const history = [turn("supplementary health insurance cover spouse")];
+    expect(await rewrite("and for the kids?", "en", history)).toBe("supplementary health insurance cover children");
+    expect(await rewrite("what about my mum and dad?", "en", history)).toBe("supplementary health insurance cover parents");
+  });
+
+  it("replaces the previous aspect with the new one", async () => {
+    expect(await rewrite("what about the deductible?", "en", [turn("motor body insurance cover flood")])).toBe(
+      "motor body insurance cover deductible",
+    );
+    expect(await rewrite("what about flood?", "en", [turn("home insurance cover earthquake")])).toBe("home insurance cover flood");
+  });
+
+  it("keeps the previous query when the follow-up adds nothing", async () => {
+    expect(await rewrite("how much is it?", "en", [turn("motor body insurance deductible")])).toBe("motor body insurance deductible");
+  });
+
+  it("starts a new topic when the turn names its own product", async () => {
+    const history = [turn("supplementary health insurance price")];
+    expect(await rewrite("How much is third-party insurance for a Peugeot 206?", "en", history)).toBe(
+      "How much is third-party insurance for a Peugeot 206?",
+    );
+    // Elliptical and with a product: the new product, asked about in the same way.
+    expect(await rewrite("how about travel?", "en", history)).toBe("travel insurance price");
+  });
+
+  it("treats short contact questions as standalone", async () => {
+    expect(await rewrite("What are your call centre hours?", "en", [turn("motor body insurance cover flood")])).toBe(
+      "What are your call centre hours?",
+    );
+  });
+
+  it("merges Persian follow-ups (همسرم → همسر, pronoun suffixes)", async () => {
+    const health = [turn("بیمه تکمیلی درمان فرزندان را پوشش می‌دهد؟", "fa")];
+    const spouse = await rewrite("برای همسرم چطور؟", "fa", health);
+    expect(spouse).toContain("تکمیلی درمان");
+    expect(spouse).toContain("همسر");
+    expect(spouse).not.toContain("همسرم");
+    expect(spouse).not.toContain("فرزندان");
+
+    expect(await rewrite("و برای پدر و مادرم؟", "fa", [turn("بیمه تکمیلی درمان پوشش فرزندان", "fa")])).toBe("بیمه تکمیلی درمان پوشش والدین");
+    expect(await rewrite("بچه‌هایم چطور؟", "fa", [turn("بیمه تکمیلی درمان پوشش همسر", "fa")])).toBe("بیمه تکمیلی درمان پوشش فرزندان");
+    expect(await rewrite("قیمتش چقدر است؟", "fa", [turn("بیمه بدنه خودرو فرانشیز", "fa")])).toBe("بیمه بدنه خودرو قیمت");
+    expect(await rewrite("سرنشین‌ها چطور؟", "fa", [turn("بیمه شخص ثالث پوشش", "fa")])).toBe("بیمه شخص ثالث پوشش سرنشین");
+    expect(await rewrite("بیمه مسافرتی چطور؟", "fa", [turn("بیمه تکمیلی درمان قیمت", "fa")])).toBe("بیمه مسافرتی قیمت");
+  });
+
+  it("uses the most recent line that has a rewritten query", async () => {
+    const history: HistoryLine[] = [
+      turn("home insurance cover earthquake"),
+      turn("motor third-party liability cover"),
+      { user: "thanks", reply: "You're welcome", outcome: "answer", language: "en" },
+    ];
+    expect(await rewrite("what about passengers?", "en", history)).toBe("motor third-party liability cover passengers");
+  });
+
+  it("uses profile facts only for a home or vehicle type the question leaves out", async () => {
+    const profile: UserProfile = { home: "apartment in Tehran", vehicle: "2019 Peugeot 206" };
+    expect(await rewrite("Is my home covered against earthquake?", "en", [], profile)).toBe("Is my home covered against earthquake? apartment");
+    // The make and model add nothing retrieval can use.
+    expect(await rewrite("Does body insurance cover my car against hail?", "en", [], profile)).toBe(
+      "Does body insurance cover my car against hail?",
+    );
+    expect(await rewrite("Is my motorbike covered?", "en", [], { vehicle: "motorcycle" })).toBe("Is my motorbike covered?");
+  });
+});
