@@ -56,7 +56,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   const persistence = overrides.persistence ?? (await createPersistence(config));
   const now = overrides.now ?? Date.now;
   const deps: AgentDeps = {
-    models: overrides.models ?? createModelProvider(config),
+    models: overrides.models ?? createModelProvider(config, bundle),
     retriever,
     profiles: persistence.profiles,
     policy: createPolicy(bundle),
