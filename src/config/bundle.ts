@@ -190,7 +190,8 @@ function readJson(dir: string, file: string, problems: string[]): unknown {
   try {
     return JSON.parse(readFileSync(path.join(dir, file), "utf8")) as unknown;
   } catch (error) {
-    problems.push(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof Error && "code" in error && error.code === "ENOENT") problems.push(`${file}: missing from ${dir}`);
+    else problems.push(`${file}: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
   }
 }

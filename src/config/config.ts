@@ -215,6 +215,16 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
+ * The config bundle's directory: FRONTDESK_CONFIG_DIR (relative to `cwd`), or the bundle shipped
+ * in the package. On its own for `frontdesk config validate`, which checks the bundle in use
+ * whatever else the environment holds.
+ */
+export function resolveBundleDir(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): string {
+  const dir = env["FRONTDESK_CONFIG_DIR"];
+  return dir !== undefined && dir !== "" ? path.resolve(cwd, dir) : path.join(PACKAGE_ROOT, "bundle");
+}
+
+/**
  * Builds the configuration from environment variables (and CLI overrides, which use the same
  * names). Reports every invalid variable at once, by name.
  */
@@ -295,7 +305,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         jitter: 0.25,
       },
     },
-    bundleDir: e.FRONTDESK_CONFIG_DIR !== undefined ? resolve(e.FRONTDESK_CONFIG_DIR) : path.join(PACKAGE_ROOT, "bundle"),
+    bundleDir: resolveBundleDir(env, cwd),
     logLevel: e.FRONTDESK_LOG_LEVEL,
   };
 }
