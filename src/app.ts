@@ -66,6 +66,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     newId: randomUUID,
     logger,
   };
+  logger.info({ provider: deps.models.id, bundle: bundle.version }, "model provider ready");
   const graph = compileGraph(deps, persistence.saver);
   const turnService = createTurnService({
     graph,
