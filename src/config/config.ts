@@ -107,8 +107,8 @@ export interface Config {
     /** FRONTDESK_MODEL_TIMEOUT_MS, default 15000: one model call. */
     timeoutMs: number;
     /**
-     * FRONTDESK_HANDOFF_RESERVE_MS, default 1000: the end of a turn's deadline kept for handing
-     * off. Model calls and their retries stop this long before the deadline, so that a model
+     * FRONTDESK_HANDOFF_RESERVE_MS, default 1000 (or a tenth of FRONTDESK_TURN_TIMEOUT_MS when
+     * that is under 10 s): the end of a turn's deadline kept for handing off. Model calls and their retries stop this long before the deadline, so that a model
      * that hangs ends in an escalation (dependency_failure) rather than DEADLINE_EXCEEDED.
      */
     handoffReserveMs: number;
@@ -174,7 +174,7 @@ const EnvSchema = z.object({
     .transform((u) => u.replace(/\/+$/u, ""))
     .optional(),
   FRONTDESK_MODEL_TIMEOUT_MS: int(100, 600_000).default(15_000),
-  FRONTDESK_HANDOFF_RESERVE_MS: int(0, 60_000).default(1_000),
+  FRONTDESK_HANDOFF_RESERVE_MS: int(0, 60_000).optional(),
   FRONTDESK_MODEL_RETRY_ATTEMPTS: int(1, 10).default(3),
   FRONTDESK_MODEL_RETRY_INITIAL_MS: int(0, 60_000).default(500),
   FRONTDESK_MODEL_RETRY_MAX_MS: int(0, 120_000).default(4_000),
@@ -246,7 +246,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (provider === "gemini" && e.GOOGLE_API_KEY === undefined) {
     throw new ConfigError("FRONTDESK_MODEL_PROVIDER=gemini needs GOOGLE_API_KEY");
   }
-  if (e.FRONTDESK_HANDOFF_RESERVE_MS >= e.FRONTDESK_TURN_TIMEOUT_MS) {
+  const handoffReserveMs = e.FRONTDESK_HANDOFF_RESERVE_MS ?? Math.min(1_000, Math.floor(e.FRONTDESK_TURN_TIMEOUT_MS / 10));
+  if (handoffReserveMs >= e.FRONTDESK_TURN_TIMEOUT_MS) {
     throw new ConfigError("FRONTDESK_HANDOFF_RESERVE_MS must be shorter than FRONTDESK_TURN_TIMEOUT_MS");
   }
   const resolve = (p: string) => path.resolve(cwd, p);
@@ -297,7 +298,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       geminiBaseUrl: e.FRONTDESK_GEMINI_BASE_URL ?? null,
       clarifyWithModel: e.FRONTDESK_CLARIFY_WITH_MODEL,
       timeoutMs: e.FRONTDESK_MODEL_TIMEOUT_MS,
-      handoffReserveMs: e.FRONTDESK_HANDOFF_RESERVE_MS,
+      handoffReserveMs,
       retry: {
         maxAttempts: e.FRONTDESK_MODEL_RETRY_ATTEMPTS,
         initialDelayMs: e.FRONTDESK_MODEL_RETRY_INITIAL_MS,

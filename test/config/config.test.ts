@@ -61,6 +61,8 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ FRONTDESK_GEMINI_BASE_URL: "ftp://example.com" })).toThrow(/FRONTDESK_GEMINI_BASE_URL/u);
     expect(() => loadConfig({ FRONTDESK_GEMINI_BASE_URL: "not a url" })).toThrow(/FRONTDESK_GEMINI_BASE_URL/u);
     expect(() => loadConfig({ FRONTDESK_TURN_TIMEOUT_MS: "1000", FRONTDESK_HANDOFF_RESERVE_MS: "1000" })).toThrow(/FRONTDESK_HANDOFF_RESERVE_MS must be shorter/u);
+    expect(loadConfig({ FRONTDESK_TURN_TIMEOUT_MS: "300" }).models.handoffReserveMs).toBe(30);
+    expect(loadConfig({ FRONTDESK_TURN_TIMEOUT_MS: "300", FRONTDESK_HANDOFF_RESERVE_MS: "0" }).models.handoffReserveMs).toBe(0);
   });
 
   it("needs TLS certificate and key together", () => {
