@@ -96,7 +96,6 @@ describe("a hanging Gemini under the server's turn time limit", () => {
       expect(result.outcome.value.reason).toBe(EscalationReason.DEPENDENCY_FAILURE);
       // One attempt of 1000 ms; a retry after >= 375 ms of backoff would end past the 1200 ms left for model calls.
       expect(fake.generateCalls()).toHaveLength(1);
-      expect(result.stats!.durationMs).toBeLessThan(1_500);
     } finally {
       await server.close();
       await fake.close();

@@ -215,13 +215,10 @@ describe("the Gemini provider against a fake Generative Language API", () => {
 
   it("times out a call that gets no reply, within the shorter of its own and the caller's limit", async () => {
     sequence({ hang: true });
-    let started = Date.now();
     const error = await failure(provider({ timeoutMs: 300 }).invoke("triage", INPUTS.triage));
     expect(error.kind).toBe("timeout");
     expect(error.message).toBe("gemini triage call got no reply within 300 ms");
-    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
 
-    started = Date.now();
     const shorter = await failure(provider({ timeoutMs: 10_000 }).invoke("triage", INPUTS.triage, { timeoutMs: 200 }));
     expect(shorter.message).toBe("gemini triage call got no reply within 200 ms");
   });
