@@ -31,14 +31,17 @@ function io(env: Record<string, string | undefined> = {}) {
 function brokenBundle(): string {
   const dir = mkdtempSync(path.join(tmpdir(), "bundle-cli-"));
   cpSync(path.join(PACKAGE_ROOT, "bundle"), dir, { recursive: true });
-  const edit = (file: string, change: (json: Record<string, any>) => void) => {
-    const json = JSON.parse(readFileSync(path.join(dir, file), "utf8"));
-    change(json);
+  /** Sets (or, with undefined, deletes) the value at a key path of a bundle file. */
+  const edit = (file: string, keys: string[], value: unknown) => {
+    const json = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Record<string, unknown>;
+    const parent = keys.slice(0, -1).reduce((node, key) => node[key] as Record<string, unknown>, json);
+    if (value === undefined) delete parent[keys.at(-1)!];
+    else parent[keys.at(-1)!] = value;
     writeFileSync(path.join(dir, file), JSON.stringify(json));
   };
-  edit("models.json", (m) => (m.profiles.main.model = "gpt-4o"));
-  edit("prompts.json", (p) => (p.verify.user = "Check {claims} against {sources}"));
-  edit("copy.json", (c) => delete c["escalation.frustration"].fa);
+  edit("models.json", ["profiles", "main", "model"], "gpt-4o");
+  edit("prompts.json", ["verify", "user"], "Check {claims} against {sources}");
+  edit("copy.json", ["escalation.frustration", "fa"], undefined);
   return dir;
 }
 
