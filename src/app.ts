@@ -56,7 +56,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   const persistence = overrides.persistence ?? (await createPersistence(config));
   const now = overrides.now ?? Date.now;
   const deps: AgentDeps = {
-    models: overrides.models ?? createModelProvider(config),
+    models: overrides.models ?? createModelProvider(config, bundle),
     retriever,
     profiles: persistence.profiles,
     policy: createPolicy(bundle),
@@ -66,6 +66,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     newId: randomUUID,
     logger,
   };
+  logger.info({ provider: deps.models.id, bundle: bundle.version }, "model provider ready");
   const graph = compileGraph(deps, persistence.saver);
   const turnService = createTurnService({
     graph,

@@ -1,4 +1,5 @@
 import { chatCommand, type CommandIo } from "./chat.js";
+import { configCommand } from "./config.js";
 import { serveCommand, type CreateAppFn } from "./serve.js";
 
 export const MAIN_HELP = `Usage: frontdesk <command> [options]
@@ -6,6 +7,7 @@ export const MAIN_HELP = `Usage: frontdesk <command> [options]
 Commands:
   serve   run the turn service (gRPC, gRPC-Web and Connect on one port)
   chat    talk to a running server from the terminal
+  config  validate a config bundle: frontdesk config validate [DIR]
 
 Run "frontdesk <command> --help" for a command's options and environment variables.
 `;
@@ -38,6 +40,8 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
         return await serveCommand(rest, io, { createApp: loadCreateApp });
       case "chat":
         return await chatCommand(rest, io);
+      case "config":
+        return await configCommand(rest, io);
       case undefined:
       case "help":
       case "--help":
