@@ -34,18 +34,6 @@ export interface GradeContext {
 
 const contains = (haystack: string, needle: string) => foldForMatch(haystack).includes(foldForMatch(needle));
 
-function sameDecision(v: Verdict, observed: ObservedTurn): boolean {
-  return v.outcome === observed.outcome && (v.outcome !== "escalate" || v.reason === observed.reason);
-}
-
-/** The verdict to judge against: one with the same decision, else one with the same outcome, else the expected one. */
-function pickVerdict(verdicts: Verdict[], observed: ObservedTurn): number {
-  const exact = verdicts.findIndex((v) => sameDecision(v, observed));
-  if (exact >= 0) return exact;
-  const outcome = verdicts.findIndex((v) => v.outcome === observed.outcome);
-  return outcome >= 0 ? outcome : 0;
-}
-
 function describe(observed: ObservedTurn): string {
   if (observed.outcome === "escalate") return `escalate (${observed.reason ?? "?"})`;
   if (observed.outcome === "refused" || observed.outcome === "error") return `${observed.outcome}: ${observed.detail}`;
@@ -56,16 +44,67 @@ function describeVerdict(v: Verdict): string {
   return v.outcome === "escalate" ? `escalate (${v.reason})` : v.outcome;
 }
 
+/** The checks that depend on the verdict: outcome, reason, citations, options, required strings. */
+interface VerdictJudgement {
+  outcomeOk: boolean;
+  reasonOk: boolean;
+  citationsOk: boolean | null;
+  problems: string[];
+}
+
+function judge(v: Verdict, verdicts: readonly Verdict[], observed: ObservedTurn, context: GradeContext): VerdictJudgement {
+  const problems: string[] = [];
+  const outcomeOk = v.outcome === observed.outcome;
+  if (!outcomeOk) problems.push(`outcome: expected ${verdicts.map(describeVerdict).join(" or ")}, got ${describe(observed)}`);
+  const reasonOk = !(outcomeOk && observed.outcome === "escalate" && v.reason !== observed.reason);
+  if (!reasonOk) problems.push(`reason: expected ${v.reason}, got ${observed.reason ?? "none"}`);
+
+  let citationsOk: boolean | null = null;
+  const cited = new Set(observed.citations.map((c) => c.documentId));
+  if (observed.outcome === "answer" && v.outcome === "answer") {
+    const required = [...v.cite];
+    let optionMissing = false;
+    if (v.citeOption !== undefined) {
+      const option = context.previousOptions[v.citeOption - 1];
+      optionMissing = option === undefined;
+      if (option === undefined) problems.push(`citations: the previous turn offered no option ${v.citeOption}`);
+      else required.push(option.documentId);
+    }
+    const allowed = new Set([...required, ...v.citeAnyOf, ...v.mayCite]);
+    const missing = required.filter((d) => !cited.has(d));
+    if (v.citeAnyOf.length > 0 && !v.citeAnyOf.some((d) => cited.has(d))) missing.push(`one of ${v.citeAnyOf.join(" | ")}`);
+    const unexpected = [...cited].filter((d) => !allowed.has(d));
+    citationsOk = missing.length === 0 && unexpected.length === 0 && !optionMissing;
+    if (missing.length > 0) problems.push(`citations: missing ${missing.join(", ")}`);
+    if (unexpected.length > 0) problems.push(`citations: unexpected ${unexpected.join(", ")}`);
+  }
+
+  if (observed.outcome === "clarify" && v.outcome === "clarify") {
+    const offered = new Set(observed.options.map((o) => o.product));
+    const missing = v.options.filter((p) => !offered.has(p));
+    if (missing.length > 0) problems.push(`options: ${missing.join(", ")} not offered (offered: ${[...offered].join(", ") || "none"})`);
+  }
+
+  if (outcomeOk) {
+    const absent = v.mustContain.filter((s) => !contains(observed.text, s));
+    if (absent.length > 0) problems.push(`text: missing ${absent.map((s) => JSON.stringify(s)).join(", ")}`);
+  }
+  return { outcomeOk, reasonOk, citationsOk, problems };
+}
+
 export function gradeTurn(expect: Expectation, observed: ObservedTurn, context: GradeContext): TurnGrade {
   const verdicts = verdictsOf(expect);
-  const matchedIndex = pickVerdict(verdicts, observed);
+  // Judge against every defensible verdict and keep the one the turn satisfies best (the expected
+  // one on a tie): two acceptable answers may differ only in what they must say.
+  const judgements = verdicts.map((v) => judge(v, verdicts, observed, context));
+  const cost = (j: VerdictJudgement) => (j.outcomeOk ? 0 : 1000) + (j.reasonOk ? 0 : 100) + j.problems.length;
+  let matchedIndex = 0;
+  judgements.forEach((j, i) => {
+    if (cost(j) < cost(judgements[matchedIndex]!)) matchedIndex = i;
+  });
   const matched = verdicts[matchedIndex]!;
-  const problems: string[] = [];
-
-  const outcomeOk = matched.outcome === observed.outcome;
-  if (!outcomeOk) problems.push(`outcome: expected ${verdicts.map(describeVerdict).join(" or ")}, got ${describe(observed)}`);
-  const reasonOk = !(outcomeOk && observed.outcome === "escalate" && matched.reason !== observed.reason);
-  if (!reasonOk) problems.push(`reason: expected ${matched.reason}, got ${observed.reason ?? "none"}`);
+  const { outcomeOk, reasonOk, citationsOk } = judgements[matchedIndex]!;
+  const problems = [...judgements[matchedIndex]!.problems];
 
   const answered = ["answer", "chitchat", "out_of_scope", "clarify", "escalate"].includes(observed.outcome);
   let languageOk: boolean | null = null;
@@ -75,39 +114,14 @@ export function gradeTurn(expect: Expectation, observed: ObservedTurn, context: 
     if (!languageOk) problems.push(`language: expected ${expect.language}, got ${observed.language} (reply text reads as ${script.language})`);
   }
 
-  let citationsOk: boolean | null = null;
   const cited = new Set(observed.citations.map((c) => c.documentId));
-  if (observed.outcome === "answer" && matched.outcome === "answer") {
-    const required = [...matched.cite];
-    let optionMissing = false;
-    if (matched.citeOption !== undefined) {
-      const option = context.previousOptions[matched.citeOption - 1];
-      optionMissing = option === undefined;
-      if (option === undefined) problems.push(`citations: the previous turn offered no option ${matched.citeOption}`);
-      else required.push(option.documentId);
-    }
-    const allowed = new Set([...required, ...matched.citeAnyOf, ...matched.mayCite]);
-    const missing = required.filter((d) => !cited.has(d));
-    if (matched.citeAnyOf.length > 0 && !matched.citeAnyOf.some((d) => cited.has(d))) missing.push(`one of ${matched.citeAnyOf.join(" | ")}`);
-    const unexpected = [...cited].filter((d) => !allowed.has(d));
-    citationsOk = missing.length === 0 && unexpected.length === 0 && !optionMissing;
-    if (missing.length > 0) problems.push(`citations: missing ${missing.join(", ")}`);
-    if (unexpected.length > 0) problems.push(`citations: unexpected ${unexpected.join(", ")}`);
-  } else if ((observed.outcome === "chitchat" || observed.outcome === "out_of_scope") && cited.size > 0) {
+  if ((observed.outcome === "chitchat" || observed.outcome === "out_of_scope") && cited.size > 0) {
     problems.push(`citations: a ${observed.outcome} reply cites ${[...cited].join(", ")}`);
   }
-
-  if (observed.outcome === "clarify" && matched.outcome === "clarify") {
-    const offered = new Set(observed.options.map((o) => o.product));
-    const missing = matched.options.filter((p) => !offered.has(p));
-    if (missing.length > 0) problems.push(`options: ${missing.join(", ")} not offered (offered: ${[...offered].join(", ") || "none"})`);
-    if (observed.options.length < 2) problems.push(`options: a clarifying question needs at least 2 options, got ${observed.options.length}`);
+  if (observed.outcome === "clarify" && observed.options.length < 2) {
+    problems.push(`options: a clarifying question needs at least 2 options, got ${observed.options.length}`);
   }
 
-  if (outcomeOk) {
-    const absent = matched.mustContain.filter((s) => !contains(observed.text, s));
-    if (absent.length > 0) problems.push(`text: missing ${absent.map((s) => JSON.stringify(s)).join(", ")}`);
-  }
   const present = expect.mustNotContain.filter((s) => contains(observed.text, s));
   if (present.length > 0) problems.push(`text: must not contain ${present.map((s) => JSON.stringify(s)).join(", ")}`);
 

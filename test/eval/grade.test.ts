@@ -37,6 +37,21 @@ describe("grading one turn", () => {
     expect(grade).toMatchObject({ passed: true, matchedIndex: 1, outcomeOk: true, reasonOk: true, citationsOk: null, grounded: null });
   });
 
+  it("judges against the defensible answer the turn satisfies, when two differ only in what they say", () => {
+    const grade = gradeTurn(
+      expectation({
+        outcome: "answer",
+        language: "en",
+        cite: ["health-en"],
+        mustContain: ["30 days"],
+        acceptable: [{ outcome: "answer", cite: ["health-en"], mustContain: ["150,000,000"] }],
+      }),
+      dentalAnswer,
+      context,
+    );
+    expect(grade).toMatchObject({ passed: true, matchedIndex: 1 });
+  });
+
   it("separates the escalation reason from the outcome", () => {
     const grade = gradeTurn(
       expectation({ outcome: "escalate", reason: "user_requested", language: "en" }),
