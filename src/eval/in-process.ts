@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { AgentStateValue } from "../agent/state.js";
 import { threadKey } from "../agent/turn-service.js";
-import type { TurnResult } from "../agent/types.js";
+import type { TurnAttempt, TurnResult } from "../agent/types.js";
 import { createApp, type AppOverrides } from "../app.js";
 import type { Config } from "../config/config.js";
 import type { Logger } from "../domain/logger.js";
@@ -94,7 +94,7 @@ export async function createInProcessTarget(options: InProcessTargetOptions): Pr
     async runTurn(request: TurnRequest): Promise<ObservedTurn> {
       const nodes: ObservedTurn["nodes"] = [];
       const started = performance.now();
-      let attempt;
+      let attempt: TurnAttempt;
       try {
         attempt = await app.turnService.runTurn(
           {

@@ -29,7 +29,6 @@ export interface RunOptions {
   concurrency?: number;
   /** Makes thread and user ids unique to this run (a remote server keeps its threads). */
   runId: string;
-  onConversation?: (result: ConversationResult) => void;
 }
 
 /** Runs one conversation turn by turn on its own thread and user, grading each turn. */
@@ -52,12 +51,16 @@ export async function runConversation(scenario: Scenario, target: EvalTarget, ru
   return { scenario, status: "ran", passed: turns.every((t) => t.grade.passed), turns };
 }
 
-function targetFor(scenario: Scenario, targets: EvalTargets): EvalTarget | string {
-  if (scenario.fixtures.length === 0) return targets.plain;
-  if (targets.fixtures === null) return `needs the test-only documents ${scenario.fixtures.join(", ")}, which this target does not serve`;
-  const missing = scenario.fixtures.filter((id) => !targets.fixtures!.fixtures.has(id));
-  if (missing.length > 0) return `needs the test-only documents ${missing.join(", ")}, which this target does not serve`;
-  return targets.fixtures;
+type Placement = { kind: "run"; target: EvalTarget } | { kind: "skip"; reason: string };
+
+function place(scenario: Scenario, targets: EvalTargets): Placement {
+  if (scenario.fixtures.length === 0) return { kind: "run", target: targets.plain };
+  const served = targets.fixtures?.fixtures ?? new Set<string>();
+  const missing = scenario.fixtures.filter((id) => !served.has(id));
+  if (targets.fixtures === null || missing.length > 0) {
+    return { kind: "skip", reason: `needs the test-only documents ${(missing.length > 0 ? missing : scenario.fixtures).join(", ")}, which this target does not serve` };
+  }
+  return { kind: "run", target: targets.fixtures };
 }
 
 /** Runs every scenario with bounded concurrency; results come back in scenario order. */
@@ -69,11 +72,9 @@ export async function runScenarios(options: RunOptions): Promise<ConversationRes
     while (next < options.scenarios.length) {
       const index = next++;
       const scenario = options.scenarios[index]!;
-      const target = targetFor(scenario, options.targets);
-      const result: ConversationResult =
-        typeof target === "string" ? { scenario, status: "skipped", reason: target } : await runConversation(scenario, target, options.runId);
-      results[index] = result;
-      options.onConversation?.(result);
+      const placement = place(scenario, options.targets);
+      results[index] =
+        placement.kind === "skip" ? { scenario, status: "skipped", reason: placement.reason } : await runConversation(scenario, placement.target, options.runId);
     }
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, options.scenarios.length) }, () => worker()));
