@@ -8,6 +8,7 @@ Commands:
   serve   run the turn service (gRPC, gRPC-Web and Connect on one port)
   chat    talk to a running server from the terminal
   config  validate a config bundle: frontdesk config validate [DIR]
+  eval    measure turn quality on the evaluation scenarios (in-process or against a server)
 
 Run "frontdesk <command> --help" for a command's options and environment variables.
 `;
@@ -42,6 +43,11 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
         return await chatCommand(rest, io);
       case "config":
         return await configCommand(rest, io);
+      case "eval": {
+        // Loaded on demand, like the application: other commands never pay for the harness.
+        const { evalCommand } = await import("./eval.js");
+        return await evalCommand(rest, io);
+      }
       case undefined:
       case "help":
       case "--help":
