@@ -56,10 +56,20 @@ export interface Ambiguity {
  * Options are built only from the retrieved chunks' metadata: one per product, the document in
  * the reply language when there is one, so the options always name content that exists.
  */
-export function findAmbiguity(hits: readonly Hit[], query: string, language: Language, margin: number, maxOptions: number): Ambiguity | null {
+export function findAmbiguity(
+  hits: readonly Hit[],
+  query: string,
+  language: Language,
+  margin: number,
+  maxOptions: number,
+  sharedDomains: readonly string[] = [],
+): Ambiguity | null {
   const best = hits[0];
   if (best === undefined) return null;
-  const contenders = hits.filter((h) => h.score >= best.score - margin);
+  // A shared document (claims procedure, payments, contact hours) applies to every product: when
+  // it answers best, the question is a general one, and it is never a "which product?" option.
+  if (sharedDomains.includes(best.chunk.domain)) return null;
+  const contenders = hits.filter((h) => h.score >= best.score - margin && !sharedDomains.includes(h.chunk.domain));
   const byProduct = new Map<string, Hit[]>();
   for (const hit of contenders) {
     const list = byProduct.get(hit.chunk.product) ?? [];

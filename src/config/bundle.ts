@@ -116,6 +116,11 @@ export interface Bundle {
   defaultLanguage: Language;
   insurerName: PerLanguage<string>;
   domains: string[];
+  /**
+   * Domains whose documents apply to every product (claims procedure, payments, contact hours).
+   * They are never offered as a clarify option: "which product?" is not answered by them.
+   */
+  sharedDomains: string[];
   copy: Record<CopyKey, PerLanguage<string>>;
   policy: PolicyLists;
   prompts: PromptBundle;
@@ -139,6 +144,7 @@ const ConfigFileSchema = z
     defaultLanguage: z.enum(["fa", "en"]),
     insurerName: z.object({ fa: z.string().min(1), en: z.string().min(1) }).strict(),
     domains: z.array(z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/u)).min(1),
+    sharedDomains: z.array(z.string()).default([]),
   })
   .strict();
 
@@ -344,6 +350,11 @@ export function loadBundle(dir: string): Bundle {
 
   if (config?.success && !config.data.languages.includes(config.data.defaultLanguage)) {
     problems.push(`config.json: defaultLanguage "${config.data.defaultLanguage}" is not one of languages`);
+  }
+  if (config?.success) {
+    for (const shared of config.data.sharedDomains) {
+      if (!config.data.domains.includes(shared)) problems.push(`config.json: sharedDomains names "${shared}", which is not one of domains`);
+    }
   }
   const languages: Language[] = config?.success ? config.data.languages : ["fa", "en"];
   if (copy?.success) problems.push(...validateCopy(copy.data, languages));

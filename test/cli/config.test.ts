@@ -9,6 +9,9 @@ import { configCommand } from "../../src/cli/config.js";
 import { main } from "../../src/cli/main.js";
 import { PACKAGE_ROOT } from "../../src/config/config.js";
 
+/** The shipped bundle's version, read rather than pinned: a bundle edit bumps it. */
+const bundleVersion = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "bundle/config.json"), "utf8")) as { version: string }).version;
+
 function capture(): { stream: Writable; text: () => string } {
   let text = "";
   const stream = new Writable({
@@ -56,7 +59,7 @@ describe("frontdesk config validate", () => {
     const { io: cmdIo, stdout, stderr } = io();
     expect(await configCommand(["validate"], cmdIo)).toBe(0);
     expect(stdout.text()).toBe(
-      `config bundle ${path.join(PACKAGE_ROOT, "bundle")}: valid (version 1.1.0; languages fa, en; 7 model roles on gemini-2.5-flash-lite, gemini-2.5-flash)\n`,
+      `config bundle ${path.join(PACKAGE_ROOT, "bundle")}: valid (version ${bundleVersion}; languages fa, en; 7 model roles on gemini-2.5-flash-lite, gemini-2.5-flash)\n`,
     );
     expect(stderr.text()).toBe("");
   });

@@ -24,7 +24,7 @@ export function gradeNode(deps: AgentDeps) {
     let update: AgentStateUpdate = {};
     let grade: GradeState;
 
-    const ambiguity = hits.length > 0 && best >= grading.sufficientScore ? findAmbiguity(hits, state.rewrittenQuery, state.language, grading.ambiguityMargin, grading.maxClarifyOptions) : null;
+    const ambiguity = hits.length > 0 && best >= grading.sufficientScore ? findAmbiguity(hits, state.rewrittenQuery, state.language, grading.ambiguityMargin, grading.maxClarifyOptions, deps.bundle.sharedDomains) : null;
     if (hits.length === 0 || best < grading.insufficientScore) {
       grade = { verdict: "insufficient", relevantChunkIds: [], method: "scores", options: [] };
     } else if (ambiguity !== null) {

@@ -8,7 +8,8 @@ himself his how i i'd i'll i'm i've if in into is isn't it it's its itself just 
 off on once only or other ought our ours ourselves out over own same she should so some such than that that's the their
 theirs them themselves then there there's these they this those through to too under until up very was we were what
 what's when where which while who whom why will with would you your yours yourself yourselves also please thanks hi hello
-get got tell know want need like would could should may might shall must us yes ok okay`.split(/\s+/u),
+get got tell know want need like would could should may might shall must us yes ok okay
+many much actually just really anyway exactly kindly`.split(/\s+/u),
 );
 
 export function analyzeEnglishWord(word: string): string | null {
