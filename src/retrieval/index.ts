@@ -19,7 +19,9 @@ export {
   type SparseVector,
   type TermStats,
 } from "./sparse.js";
-export { createLocalEmbedder, embedLocal, type Embedder, type LocalEmbedderOptions } from "./embedding.js";
+export { createLocalEmbedder, embedLocal, embedQueryWith, type Embedder, type LocalEmbedderOptions } from "./embedding.js";
+export { createGeminiEmbedder, type GeminiEmbedderOptions } from "./gemini-embedder.js";
+export { createHttpReranker, type HttpRerankerOptions, type RerankProtocol } from "./http-reranker.js";
 export { createDenseIndex, type DenseEntry, type DenseIndex, type DenseIndexOptions, type DenseSearchOptions } from "./dense.js";
 export { rrf, type FusedItem } from "./fusion.js";
 export {
@@ -38,5 +40,6 @@ export {
   type DocumentSummary,
   type EmbeddedRetriever,
   type EmbeddedRetrieverOptions,
+  type StageRankings,
 } from "./embedded.js";
 export { fnv1a32, fmix32 } from "./hash.js";
