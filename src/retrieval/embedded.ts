@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Language } from "../text/language.js";
+import { parseChunkId, type DocumentSummary } from "./document-index.js";
 import { createChunker, searchableText, type Chunker, type ChunkerOptions } from "./chunker.js";
 import { createDenseIndex } from "./dense.js";
 import { embedQueryWith, type Embedder } from "./embedding.js";
@@ -36,21 +36,11 @@ export interface EmbeddedRetrieverOptions {
   bm25?: Partial<Bm25Parameters>;
 }
 
-/** What the index knows about a document, for ingest reports and clarify options. */
-export interface DocumentSummary {
-  id: string;
-  tenantId: string;
-  title: string;
-  product: string;
-  domain: string;
-  lang: Language;
-  source?: string;
-  chunkCount: number;
-  /** SHA-256 of the indexed content (title, product, domain, lang, body). */
-  contentHash: string;
-}
+export type { DocumentSummary };
 
 export interface AddReport {
+  /** One status per document, in the order given. */
+  statuses: ("added" | "replaced" | "unchanged")[];
   /** Ids new to their tenant. */
   added: string[];
   /** Ids whose content changed: old chunks replaced. */
@@ -135,27 +125,30 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
   };
 
   interface Prepared {
+    /** Position in the add() call, for `statuses`. */
+    position: number;
     document: SourceDocument;
     contentHash: string;
     chunks: Chunk[];
   }
 
   /** Decides what to do with each document of a group with distinct (tenant, id) keys. */
-  const prepare = (document: SourceDocument, report: AddReport): Prepared | null => {
+  const prepare = (document: SourceDocument, position: number, report: AddReport): Prepared | null => {
     if (document.tenantId === "" || document.id === "") throw new RangeError("a document needs a non-empty id and tenantId");
     const contentHash = hashContent(document);
     const existing = findDocument(document.tenantId, document.id);
     if (existing?.summary.contentHash === contentHash) {
       existing.summary.source = document.source;
       report.unchanged.push(document.id);
+      report.statuses[position] = "unchanged";
       return null;
     }
     // Frozen: hits hand these objects to callers, and the indexes and reranker cache rely on
     // them never changing.
-    return { document, contentHash, chunks: chunker.chunk(document).map((chunk) => Object.freeze(chunk)) };
+    return { position, document, contentHash, chunks: chunker.chunk(document).map((chunk) => Object.freeze(chunk)) };
   };
 
-  const apply = ({ document, contentHash, chunks }: Prepared, vectors: readonly Float32Array[], report: AddReport): void => {
+  const apply = ({ position, document, contentHash, chunks }: Prepared, vectors: readonly Float32Array[], report: AddReport): void => {
     // Synchronous: a concurrent retrieve sees the old version or the new one, never a mix. A
     // remove() may have run while the group was being embedded: look again.
     const replaced = removeDocument(document.tenantId, document.id);
@@ -172,15 +165,16 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
       chunks,
     });
     (replaced ? report.replaced : report.added).push(id);
+    report.statuses[position] = replaced ? "replaced" : "added";
   };
 
   /**
    * Adds a group of documents with distinct keys: their chunks are embedded in one call (the
    * embedder batches), so a remote embedder sees full batches instead of one request per document.
    */
-  const addGroup = async (group: readonly SourceDocument[], report: AddReport, signal?: AbortSignal): Promise<void> => {
+  const addGroup = async (group: readonly SourceDocument[], first: number, report: AddReport, signal?: AbortSignal): Promise<void> => {
     signal?.throwIfAborted();
-    const prepared = group.map((document) => prepare(document, report)).filter((item): item is Prepared => item !== null);
+    const prepared = group.map((document, i) => prepare(document, first + i, report)).filter((item): item is Prepared => item !== null);
     const texts = prepared.flatMap((item) => item.chunks.map(searchableText));
     const vectors = await embedChecked(texts, signal);
     signal?.throwIfAborted();
@@ -192,9 +186,9 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
   };
 
   const getChunk = (tenantId: string, chunkId: string): Chunk | undefined => {
-    const hash = chunkId.lastIndexOf("#");
-    if (hash < 0) return undefined;
-    const chunk = findDocument(tenantId, chunkId.slice(0, hash))?.chunks[Number(chunkId.slice(hash + 1))];
+    const parsed = parseChunkId(chunkId);
+    if (parsed === null) return undefined;
+    const chunk = findDocument(tenantId, parsed.documentId)?.chunks[parsed.chunkIndex];
     return chunk?.chunkId === chunkId ? chunk : undefined;
   };
 
@@ -222,22 +216,24 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
   return {
     add(documents, signal) {
       const run = async (): Promise<AddReport> => {
-        const report: AddReport = { added: [], replaced: [], unchanged: [] };
+        const report: AddReport = { statuses: [], added: [], replaced: [], unchanged: [] };
         // A key seen twice in one call closes the group: the later version is applied after the
         // earlier one, exactly as two calls would be.
         let group: SourceDocument[] = [];
+        let first = 0;
         const keys = new Set<string>();
-        for (const document of documents) {
+        for (const [position, document] of documents.entries()) {
           const key = `${document.tenantId}\u0000${document.id}`;
           if (keys.has(key)) {
-            await addGroup(group, report, signal);
+            await addGroup(group, first, report, signal);
             group = [];
+            first = position;
             keys.clear();
           }
           keys.add(key);
           group.push(document);
         }
-        if (group.length > 0) await addGroup(group, report, signal);
+        if (group.length > 0) await addGroup(group, first, report, signal);
         return report;
       };
       const result = queue.then(run, run);
@@ -370,7 +366,7 @@ function isChunker(value: Chunker | ChunkerOptions | undefined): value is Chunke
   return value !== undefined && "chunk" in value && typeof value.chunk === "function";
 }
 
-function hashContent(document: SourceDocument): string {
+export function hashContent(document: SourceDocument): string {
   // The source path is not content: moving a file must not re-embed it.
   const { title, product, domain, lang, body } = document;
   return createHash("sha256").update(JSON.stringify([title, product, domain, lang, body])).digest("hex");

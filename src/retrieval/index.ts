@@ -1,7 +1,47 @@
 /** The retrieval layer's public API. */
 export * from "./types.js";
 export { analyze, analyzeWord, words, EN_STOPWORDS, FA_STOPWORDS } from "./analyzers/index.js";
-export { loadCorpusDir, parseDocument, type CorpusProblem, type LoadCorpusOptions, type LoadedCorpus, type ParseOptions, type ParseResult } from "./corpus.js";
+export {
+  documentFromFields,
+  DOCUMENT_FIELDS,
+  listDocumentFiles,
+  loadCorpusDir,
+  parseDocument,
+  type CorpusProblem,
+  type LoadCorpusOptions,
+  type LoadedCorpus,
+  type ParseOptions,
+  type ParseResult,
+} from "./corpus.js";
+export {
+  decodePageToken,
+  encodePageToken,
+  InvalidPageTokenError,
+  parseChunkId,
+  type DocumentIndex,
+  type DocumentPage,
+  type ListOptions,
+  type RemoveOutcome,
+  type UpsertOutcome,
+  type UpsertStatus,
+} from "./document-index.js";
+export { createMemoryDocumentStore, createSqliteDocumentStore, type DocumentStore } from "./document-store.js";
+export { createLocalDocumentIndex, type LoadReport, type LocalDocumentIndex, type LocalDocumentIndexOptions } from "./local-index.js";
+export {
+  checkDocumentSize,
+  countDocuments,
+  ingestDocuments,
+  IngestInterruptedError,
+  inputKind,
+  readDocuments,
+  type DocumentProblem,
+  type DocumentRules,
+  type IngestOptions,
+  type IngestProgress,
+  type IngestReport,
+  type InputKind,
+  type ReadOptions,
+} from "./ingest.js";
 export { createChunker, searchableText, type Chunker, type ChunkerOptions } from "./chunker.js";
 export type { ChunkFilter, ScoredChunkId } from "./filter.js";
 export {
