@@ -83,3 +83,20 @@ export {
   type StageRankings,
 } from "./embedded.js";
 export { fnv1a32, fmix32 } from "./hash.js";
+export {
+  candidateTermStats,
+  chunkFromPayload,
+  chunkPayload,
+  CollectionSchemaError,
+  createQdrantIndex,
+  DENSE_VECTOR,
+  PAYLOAD_INDEXES,
+  pointId,
+  queryRequest,
+  requestFilter,
+  SPARSE_SCHEME,
+  SPARSE_VECTOR,
+  type ChunkPayload,
+  type QdrantIndex,
+  type QdrantIndexOptions,
+} from "./qdrant.js";
