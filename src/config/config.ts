@@ -168,8 +168,10 @@ export interface Config {
     batchDocuments: number;
     /** FRONTDESK_UPSERT_MAX_DOCUMENTS, default 100: documents in one UpsertDocuments call. */
     maxUpsertDocuments: number;
-    /** FRONTDESK_LIST_PAGE_SIZE, default 100 (and the maximum a caller may ask for: 1000). */
+    /** FRONTDESK_LIST_PAGE_SIZE, default 100: ListDocuments' page size when the caller names none (callers may ask for up to 1000). */
     listPageSize: number;
+    /** FRONTDESK_MAX_SOURCE_CHARS, default 1024: a document's `source` (a path or URL). */
+    maxSourceChars: number;
   };
   grading: {
     /** FRONTDESK_MIN_CONFIDENCE, default 0.45: below it, a drafted answer escalates (ADR trigger 4). */
@@ -270,6 +272,7 @@ const EnvSchema = z.object({
   FRONTDESK_INGEST_BATCH_DOCUMENTS: int(1, 10_000).default(64),
   FRONTDESK_UPSERT_MAX_DOCUMENTS: int(1, 10_000).default(100),
   FRONTDESK_LIST_PAGE_SIZE: int(1, 1_000).default(100),
+  FRONTDESK_MAX_SOURCE_CHARS: int(16, 100_000).default(1_024),
   FRONTDESK_MIN_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.45),
   FRONTDESK_SUFFICIENT_SCORE: z.coerce.number().min(0).max(1).default(0.55),
   FRONTDESK_INSUFFICIENT_SCORE: z.coerce.number().min(0).max(1).default(0.25),
@@ -397,6 +400,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       batchDocuments: e.FRONTDESK_INGEST_BATCH_DOCUMENTS,
       maxUpsertDocuments: e.FRONTDESK_UPSERT_MAX_DOCUMENTS,
       listPageSize: e.FRONTDESK_LIST_PAGE_SIZE,
+      maxSourceChars: e.FRONTDESK_MAX_SOURCE_CHARS,
     },
     grading: {
       minConfidence: e.FRONTDESK_MIN_CONFIDENCE,

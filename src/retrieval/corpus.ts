@@ -16,7 +16,7 @@ export interface ParseOptions {
   tenantId: string;
   /** Allowed business domains; when given, any other domain is rejected. Default: any. */
   domains?: readonly string[];
-  /** Longest document id (FRONTDESK_MAX_ID_CHARS). Default 128. */
+  /** Longest document id and product key (FRONTDESK_MAX_ID_CHARS). Default 128. */
   maxIdChars?: number;
 }
 
@@ -94,6 +94,7 @@ export function documentFromFields(get: (field: string) => string | undefined, o
   const maxIdChars = options.maxIdChars ?? 128;
   if (id.length > maxIdChars) return invalid("id", `id longer than ${maxIdChars} characters`);
   if (!ID_PATTERN.test(id)) return invalid("id", `invalid id "${id.slice(0, 80)}" (letters, digits, . _ - only)`);
+  if ((get("product") ?? "").trim().length > maxIdChars) return invalid("product", `product longer than ${maxIdChars} characters`);
   if (!isLanguage(lang)) return invalid("lang", `unsupported lang "${lang.slice(0, 20)}" (expected fa or en)`);
   if (options.domains !== undefined && !options.domains.includes(domain)) {
     return invalid("domain", `unknown domain "${domain.slice(0, 40)}" (expected one of: ${options.domains.join(", ")})`);

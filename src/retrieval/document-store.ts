@@ -1,6 +1,17 @@
 import type Database from "better-sqlite3";
 import { isLanguage } from "../text/language.js";
 import { hashContent } from "./embedded.js";
+import type { Chunker } from "./chunker.js";
+import {
+  decodePageToken,
+  encodePageToken,
+  InvalidPageTokenError,
+  parseChunkId,
+  type DocumentIndex,
+  type DocumentPage,
+  type RemoveOutcome,
+  type UpsertStatus,
+} from "./document-index.js";
 import type { SourceDocument } from "./types.js";
 
 /**
@@ -10,8 +21,8 @@ import type { SourceDocument } from "./types.js";
  * that cheap (see docs/benchmarks.md for the start-up cost).
  */
 export interface DocumentStore {
-  /** Inserts or replaces by (tenant, id); returns the ids whose stored content changed. */
-  put(documents: readonly SourceDocument[]): string[];
+  /** Inserts or replaces by (tenant, id); one status per document, in order. */
+  put(documents: readonly SourceDocument[]): UpsertStatus[];
   /** False when the tenant has no such stored document. */
   delete(tenantId: string, documentId: string): boolean;
   has(tenantId: string, documentId: string): boolean;
@@ -26,14 +37,13 @@ export function createMemoryDocumentStore(): DocumentStore {
   const key = (tenantId: string, id: string) => `${tenantId}\u0000${id}`;
   return {
     put(batch) {
-      const changed: string[] = [];
-      for (const document of batch) {
+      return batch.map((document): UpsertStatus => {
         const hash = hashContent(document);
         const k = key(document.tenantId, document.id);
-        if (documents.get(k)?.hash !== hash) changed.push(document.id);
+        const previous = documents.get(k)?.hash;
         documents.set(k, { document: { ...document }, hash });
-      }
-      return changed;
+        return previous === undefined ? "added" : previous === hash ? "unchanged" : "replaced";
+      });
     },
     delete: (tenantId, id) => documents.delete(key(tenantId, id)),
     has: (tenantId, id) => documents.has(key(tenantId, id)),
@@ -87,16 +97,15 @@ export function createSqliteDocumentStore(db: Database.Database): DocumentStore 
   const countAll = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM documents");
 
   // One transaction per batch: a crash leaves all of a batch or none of it.
-  const putAll = db.transaction((batch: readonly SourceDocument[]): string[] => {
-    const changed: string[] = [];
+  const putAll = db.transaction((batch: readonly SourceDocument[]): UpsertStatus[] => {
     const now = new Date().toISOString();
-    for (const document of batch) {
+    return batch.map((document): UpsertStatus => {
       const hash = hashContent(document);
-      if (selectHash.get(document.tenantId, document.id)?.content_hash !== hash) changed.push(document.id);
+      const previous = selectHash.get(document.tenantId, document.id)?.content_hash;
       const { tenantId, id, title, product, domain, lang, body } = document;
       upsert.run({ tenantId, id, title, product, domain, lang, body, source: document.source ?? null, hash, now });
-    }
-    return changed;
+      return previous === undefined ? "added" : previous === hash ? "unchanged" : "replaced";
+    });
   });
 
   return {
@@ -122,5 +131,63 @@ export function createSqliteDocumentStore(db: Database.Database): DocumentStore 
       return out;
     },
     count: () => countAll.get()?.n ?? 0,
+  };
+}
+
+export interface StoreDocumentIndexOptions {
+  store: DocumentStore;
+  /** The chunker the server will use, for chunk counts and GetChunk. */
+  chunker: Chunker;
+}
+
+/**
+ * A DocumentIndex over the store alone, for `frontdesk ingest` with the embedded retriever: the
+ * CLI writes the documents a server indexes at its next start, without embedding them itself.
+ * Statuses compare with what is stored.
+ */
+export function createStoreDocumentIndex(options: StoreDocumentIndexOptions): DocumentIndex {
+  const { store, chunker } = options;
+  const find = (tenantId: string, id: string): SourceDocument | undefined => store.all().find((d) => d.tenantId === tenantId && d.id === id);
+  return {
+    async upsert(documents) {
+      const statuses = store.put(documents);
+      return documents.map((document, i) => ({ documentId: document.id, status: statuses[i] ?? "unchanged", chunkCount: chunker.chunk(document).length }));
+    },
+    async remove(tenantId, documentId): Promise<RemoveOutcome> {
+      return store.delete(tenantId, documentId) ? { kind: "removed" } : { kind: "not_found" };
+    },
+    async listDocuments(tenantId, listOptions): Promise<DocumentPage> {
+      let after = "";
+      if (listOptions.pageToken !== undefined && listOptions.pageToken !== "") {
+        const token = decodePageToken(listOptions.pageToken);
+        if (typeof token["after"] !== "string") throw new InvalidPageTokenError("page_token: not a token this service issued");
+        after = token["after"];
+      }
+      const all = store
+        .all()
+        .filter((d) => d.tenantId === tenantId && d.id > after && (listOptions.domain === undefined || d.domain === listOptions.domain));
+      const page = all.slice(0, listOptions.pageSize);
+      const last = page[page.length - 1];
+      return {
+        documents: page.map((document) => ({
+          id: document.id,
+          tenantId,
+          title: document.title,
+          product: document.product,
+          domain: document.domain,
+          lang: document.lang,
+          ...(document.source === undefined ? {} : { source: document.source }),
+          chunkCount: chunker.chunk(document).length,
+          contentHash: hashContent(document),
+        })),
+        nextPageToken: all.length > page.length && last !== undefined ? encodePageToken({ after: last.id }) : "",
+      };
+    },
+    async getChunk(tenantId, chunkId) {
+      const parsed = parseChunkId(chunkId);
+      const document = parsed === null ? undefined : find(tenantId, parsed.documentId);
+      const chunk = document === undefined || parsed === null ? undefined : chunker.chunk(document)[parsed.chunkIndex];
+      return chunk?.chunkId === chunkId ? chunk : undefined;
+    },
   };
 }

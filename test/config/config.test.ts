@@ -79,7 +79,7 @@ describe("loadConfig: retrieval backends, embeddings, reranker, ingestion limits
     expect([config.retrieval.chunkChars, config.retrieval.chunkOverlapChars]).toEqual([700, 150]);
     expect(config.embedding).toEqual({ kind: "local", dimension: 384 });
     expect(config.reranker).toEqual({ kind: "lexical" });
-    expect(config.ingest).toEqual({ maxChunkChars: 1_500, maxDocumentChars: 200_000, batchDocuments: 64, maxUpsertDocuments: 100, listPageSize: 100 });
+    expect(config.ingest).toEqual({ maxChunkChars: 1_500, maxDocumentChars: 200_000, batchDocuments: 64, maxUpsertDocuments: 100, listPageSize: 100, maxSourceChars: 1_024 });
     // A memory checkpointer means nothing on disk: the document store follows.
     expect(loadConfig({ FRONTDESK_CHECKPOINTER: "memory" }).retrieval.backend).toEqual({ kind: "embedded", documentStore: "memory" });
   });

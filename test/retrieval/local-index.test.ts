@@ -115,12 +115,12 @@ describe("the SQLite document store", () => {
     }
   });
 
-  it("reports which stored contents changed", () => {
+  it("reports what each put did", () => {
     const db = openLocalDatabase(dataDir, "changes.sqlite");
     try {
       const store = createSqliteDocumentStore(db);
-      expect(store.put([doc({ id: "x" }), doc({ id: "y" })])).toEqual(["x", "y"]);
-      expect(store.put([doc({ id: "x" }), doc({ id: "y", body: "new" })])).toEqual(["y"]);
+      expect(store.put([doc({ id: "x" }), doc({ id: "y" })])).toEqual(["added", "added"]);
+      expect(store.put([doc({ id: "x" }), doc({ id: "y", body: "new" })])).toEqual(["unchanged", "replaced"]);
       expect([store.count(), store.has("acme", "x"), store.has("rival", "x"), store.delete("acme", "x"), store.delete("acme", "x")]).toEqual([2, true, false, true, false]);
     } finally {
       db.close();
