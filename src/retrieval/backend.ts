@@ -6,6 +6,7 @@ import { loadCorpusDir } from "./corpus.js";
 import type { DocumentIndex } from "./document-index.js";
 import { createMemoryDocumentStore, createSqliteDocumentStore, createStoreDocumentIndex, type DocumentStore } from "./document-store.js";
 import { createEmbeddedRetriever } from "./embedded.js";
+import { createCachedEmbedder } from "./embedding-cache.js";
 import { createLocalEmbedder, type Embedder } from "./embedding.js";
 import { createGeminiEmbedder } from "./gemini-embedder.js";
 import { createHttpReranker } from "./http-reranker.js";
@@ -107,9 +108,12 @@ export async function createRetrievalBackend(config: Config, options: RetrievalB
 
   switch (backend.kind) {
     case "embedded": {
-      const { store, close } = openStore(backend.documentStore, options.openDatabase);
+      const { store, database, close } = openStore(backend.documentStore, options.openDatabase);
+      // A remote model's passage vectors are cached next to the documents, so a restart's
+      // re-indexing does not embed unchanged chunks again; the local embedder is cheaper than a lookup.
+      const indexEmbedder = database !== null && config.embedding.kind !== "local" ? createCachedEmbedder(embedder, database) : embedder;
       const retriever = createEmbeddedRetriever({
-        embedder,
+        embedder: indexEmbedder,
         ...(reranker === undefined ? {} : { reranker }),
         candidates: config.retrieval.candidates,
         rrfK: config.retrieval.rrfK,
@@ -177,11 +181,15 @@ export function documentRules(config: Config): DocumentRules {
   return { chunker, maxChunkChars: config.ingest.maxChunkChars, maxDocumentChars: config.ingest.maxDocumentChars };
 }
 
-function openStore(kind: "file" | "memory", openDatabase: () => Database.Database): { store: DocumentStore; close: () => Promise<void> } {
-  if (kind === "memory") return { store: createMemoryDocumentStore(), close: async () => {} };
+function openStore(
+  kind: "file" | "memory",
+  openDatabase: () => Database.Database,
+): { store: DocumentStore; database: Database.Database | null; close: () => Promise<void> } {
+  if (kind === "memory") return { store: createMemoryDocumentStore(), database: null, close: async () => {} };
   const database = openDatabase();
   return {
     store: createSqliteDocumentStore(database),
+    database,
     close: async () => {
       database.close();
     },

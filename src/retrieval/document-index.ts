@@ -63,7 +63,7 @@ export interface DocumentIndex {
    */
   upsert(documents: readonly SourceDocument[], signal?: AbortSignal): Promise<UpsertOutcome[]>;
   remove(tenantId: string, documentId: string, signal?: AbortSignal): Promise<RemoveOutcome>;
-  /** The tenant's documents ordered by id. */
+  /** The tenant's documents in a stable order: by id (embedded index), by point id (Qdrant). */
   listDocuments(tenantId: string, options: ListOptions, signal?: AbortSignal): Promise<DocumentPage>;
   /** A chunk by its id (a citation), or undefined when the tenant has no such chunk. */
   getChunk(tenantId: string, chunkId: string, signal?: AbortSignal): Promise<Chunk | undefined>;

@@ -25,7 +25,8 @@ export {
   type UpsertOutcome,
   type UpsertStatus,
 } from "./document-index.js";
-export { createMemoryDocumentStore, createSqliteDocumentStore, type DocumentStore } from "./document-store.js";
+export { createMemoryDocumentStore, createSqliteDocumentStore, createStoreDocumentIndex, type DocumentStore } from "./document-store.js";
+export { createCachedEmbedder } from "./embedding-cache.js";
 export { createLocalDocumentIndex, type LoadReport, type LocalDocumentIndex, type LocalDocumentIndexOptions } from "./local-index.js";
 export {
   checkDocumentSize,
