@@ -12,6 +12,7 @@ import { createPersistence, type Persistence } from "./persistence/index.js";
 import { openLocalDatabase } from "./persistence/sqlite.js";
 import { createRetrievalBackend } from "./retrieval/backend.js";
 import type { DocumentIndex, DocumentRules } from "./retrieval/index.js";
+import type { Chunk } from "./retrieval/types.js";
 
 /** The running service's parts, wired once from configuration (the composition root). */
 export interface App {
@@ -24,6 +25,12 @@ export interface App {
   documents: DocumentIndex;
   /** The size limits documents are checked against before they are written. */
   documentRules: DocumentRules;
+  /**
+   * An indexed chunk by id, for a tenant: lets evaluation check answers against their cited text.
+   * Synchronous, so only the embedded retriever has it; with Qdrant it throws (use
+   * `documents.getChunk`, which is asynchronous).
+   */
+  getChunk(tenantId: string, chunkId: string): Chunk | undefined;
   close(): Promise<void>;
 }
 
@@ -37,6 +44,11 @@ export interface AppOverrides {
   models?: ModelProvider;
   persistence?: Persistence;
   now?: () => number;
+  /**
+   * Directories loaded after the configured corpus, for every tenant: test-only documents (the
+   * evaluation's fixtures) that must never ship in the bundled corpus.
+   */
+  extraCorpusDirs?: readonly string[];
 }
 
 export async function createApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
@@ -50,6 +62,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     tenants,
     domains: bundle.domains,
     openDatabase: () => openLocalDatabase(config.persistence.dataDir),
+    ...(overrides.extraCorpusDirs === undefined ? {} : { extraCorpusDirs: overrides.extraCorpusDirs }),
   });
   const { retriever } = retrieval;
 
@@ -62,7 +75,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   }
   const now = overrides.now ?? Date.now;
   const deps: AgentDeps = {
-    models: overrides.models ?? createModelProvider(config),
+    models: overrides.models ?? createModelProvider(config, bundle),
     retriever,
     profiles: persistence.profiles,
     policy: createPolicy(bundle),
@@ -72,6 +85,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     newId: randomUUID,
     logger,
   };
+  logger.info({ provider: deps.models.id, bundle: bundle.version }, "model provider ready");
   const graph = compileGraph(deps, persistence.saver);
   const turnService = createTurnService({
     graph,
@@ -88,6 +102,10 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     domains: bundle.domains,
     documents: retrieval.documents,
     documentRules: retrieval.rules,
+    getChunk(tenantId, chunkId) {
+      if (retrieval.chunkLookup === null) throw new Error("App.getChunk needs the embedded retriever; with Qdrant use documents.getChunk");
+      return retrieval.chunkLookup(tenantId, chunkId);
+    },
     async close() {
       await persistence.close();
       await retrieval.close();

@@ -1,4 +1,5 @@
 import { chatCommand, type CommandIo } from "./chat.js";
+import { configCommand } from "./config.js";
 import { serveCommand, type CreateAppFn } from "./serve.js";
 
 export const MAIN_HELP = `Usage: frontdesk <command> [options]
@@ -7,6 +8,8 @@ Commands:
   serve   run the turn service (gRPC, gRPC-Web and Connect on one port)
   chat    talk to a running server from the terminal
   ingest  add or update documents (a folder, a JSONL file, or one file)
+  config  validate a config bundle: frontdesk config validate [DIR]
+  eval    measure turn quality on the evaluation scenarios (in-process or against a server)
 
 Run "frontdesk <command> --help" for a command's options and environment variables.
 `;
@@ -43,6 +46,13 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
         // Loaded on demand, like the app for serve: other commands never pay for the retrieval stack.
         const { ingestCommand } = await import("./ingest.js");
         return await ingestCommand(rest, io);
+      }
+      case "config":
+        return await configCommand(rest, io);
+      case "eval": {
+        // Loaded on demand, like the application: other commands never pay for the harness.
+        const { evalCommand } = await import("./eval.js");
+        return await evalCommand(rest, io);
       }
       case undefined:
       case "help":

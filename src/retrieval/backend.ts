@@ -14,7 +14,7 @@ import type { DocumentRules } from "./ingest.js";
 import { createLocalDocumentIndex } from "./local-index.js";
 import { CollectionSchemaError, createQdrantIndex, type QdrantIndex } from "./qdrant.js";
 import type { Reranker } from "./rerank.js";
-import type { Retriever, SourceDocument } from "./types.js";
+import type { Chunk, Retriever, SourceDocument } from "./types.js";
 
 /** The configured retrieval stack: what the graph searches and what ingestion writes to. */
 export interface RetrievalBackend {
@@ -23,6 +23,8 @@ export interface RetrievalBackend {
   /** The size limits documents are checked against before they are written. */
   rules: DocumentRules;
   embedder: Embedder;
+  /** The embedded index's synchronous chunk lookup (evaluation uses it); null with Qdrant. */
+  chunkLookup: ((tenantId: string, chunkId: string) => Chunk | undefined) | null;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,11 @@ export interface RetrievalBackendOptions {
   domains: readonly string[];
   /** Opens the data directory's SQLite file (the embedded default's document store). */
   openDatabase: () => Database.Database;
+  /**
+   * Directories loaded after the start-up corpus for every tenant, whatever FRONTDESK_LOAD_CORPUS
+   * says: test-only documents (the evaluation's fixtures) that must never ship in the bundled corpus.
+   */
+  extraCorpusDirs?: readonly string[];
 }
 
 /** Where `frontdesk ingest` writes: documents and the rules they are checked against. */
@@ -58,6 +65,7 @@ export function createEmbedder(config: Config, logger: Logger): Embedder {
         batchSize: embedding.batchSize,
         retry: config.models.retry,
         timeoutMs: config.models.timeoutMs,
+        ...(config.models.geminiBaseUrl === null ? {} : { baseUrl: config.models.geminiBaseUrl }),
         onRetry: (error, attempt) => logger.warn({ err: error, attempt }, "embedding request failed, retrying"),
       });
     default: {
@@ -122,23 +130,23 @@ export async function createRetrievalBackend(config: Config, options: RetrievalB
       });
       const documents = createLocalDocumentIndex({ retriever, store });
       try {
-        const corpus = loadCorpus ? await startupCorpus(config, options) : [];
+        const corpus = await startupCorpus(config, options, loadCorpus);
         const loaded = await documents.load(corpus);
         logger.info({ chunks: retriever.size, corpusDocuments: loaded.corpus, ingestedDocuments: loaded.stored, tenants: options.tenants }, "embedded index ready");
       } catch (error) {
         await close();
         throw error;
       }
-      return { retriever, documents, rules, embedder, close };
+      return { retriever, documents, rules, embedder, chunkLookup: (tenantId, chunkId) => retriever.getChunk(tenantId, chunkId), close };
     }
     case "qdrant": {
       const index = await openQdrant(config, backend, embedder, reranker, logger);
-      if (loadCorpus) {
-        const corpus = await startupCorpus(config, options);
+      const corpus = await startupCorpus(config, options, loadCorpus);
+      if (corpus.length > 0) {
         for (let i = 0; i < corpus.length; i += config.ingest.batchDocuments) await index.upsert(corpus.slice(i, i + config.ingest.batchDocuments));
         logger.info({ documents: corpus.length, collection: backend.collection }, "start-up corpus upserted into qdrant");
       }
-      return { retriever: index, documents: index, rules, embedder, close: async () => {} };
+      return { retriever: index, documents: index, rules, embedder, chunkLookup: null, close: async () => {} };
     }
     default: {
       const unreachable: never = backend;
@@ -228,19 +236,25 @@ async function openQdrant(
   return index;
 }
 
-/** The corpus directory's documents for every tenant; an empty or unreadable directory is a ConfigError. */
-async function startupCorpus(config: Config, options: RetrievalBackendOptions): Promise<SourceDocument[]> {
+/**
+ * The start-up corpus for every tenant: the corpus directory (when `includeConfigured`), then the
+ * extra directories. An empty or unreadable directory is a ConfigError.
+ */
+async function startupCorpus(config: Config, options: RetrievalBackendOptions, includeConfigured: boolean): Promise<SourceDocument[]> {
+  const dirs = [...(includeConfigured ? [config.retrieval.corpusDir] : []), ...(options.extraCorpusDirs ?? [])];
   const documents: SourceDocument[] = [];
   for (const tenantId of options.tenants) {
-    let corpus;
-    try {
-      corpus = await loadCorpusDir(config.retrieval.corpusDir, { tenantId, domains: options.domains });
-    } catch (error) {
-      throw new ConfigError(`FRONTDESK_CORPUS_DIR: cannot read ${config.retrieval.corpusDir} (${error instanceof Error ? error.message : String(error)})`);
+    for (const dir of dirs) {
+      let corpus;
+      try {
+        corpus = await loadCorpusDir(dir, { tenantId, domains: options.domains });
+      } catch (error) {
+        throw new ConfigError(`FRONTDESK_CORPUS_DIR: cannot read ${dir} (${error instanceof Error ? error.message : String(error)})`);
+      }
+      for (const problem of corpus.problems) options.logger.warn({ source: problem.source, reason: problem.reason }, "corpus document skipped");
+      if (corpus.documents.length === 0) throw new ConfigError(`no documents could be loaded from ${dir}`);
+      documents.push(...corpus.documents);
     }
-    for (const problem of corpus.problems) options.logger.warn({ source: problem.source, reason: problem.reason }, "corpus document skipped");
-    if (corpus.documents.length === 0) throw new ConfigError(`no documents could be loaded from ${config.retrieval.corpusDir}`);
-    documents.push(...corpus.documents);
   }
   return documents;
 }

@@ -53,6 +53,46 @@ describe("createRetrievalBackend", () => {
     }
   });
 
+  it("embedded with Gemini embeddings: vectors are cached in the data directory, so a restart embeds nothing again", async () => {
+    const gemini = await startFakeHttp((request) => {
+      const body = request.body as { requests?: unknown[] };
+      const vector = (i: number) => [1, (i % 7) + 1, 0.5, 0, 0, 0, 0, 0];
+      if (body.requests !== undefined) return { body: { embeddings: body.requests.map((_, i) => ({ values: vector(i) })) } };
+      return { body: { embedding: { values: vector(0) } } };
+    });
+    const geminiDir = mkdtempSync(path.join(tmpdir(), "frontdesk-backend-gemini-"));
+    try {
+      const env = {
+        FRONTDESK_DATA_DIR: geminiDir,
+        FRONTDESK_CORPUS_DIR: FIXTURE_CORPUS,
+        FRONTDESK_EMBEDDER: "gemini",
+        FRONTDESK_EMBEDDING_DIMENSION: "8",
+        GOOGLE_API_KEY: "test-key",
+        FRONTDESK_GEMINI_BASE_URL: gemini.url,
+      };
+      const config = loadConfig(env);
+      const first = await createRetrievalBackend(config, options(config));
+      await first.close();
+      const batches = gemini.requests.filter((r) => r.url.endsWith(":batchEmbedContents")).length;
+      expect(batches).toBeGreaterThan(0);
+      expect(first.embedder.id).toBe("gemini:gemini-embedding-001:d8");
+
+      const second = await createRetrievalBackend(config, options(config));
+      try {
+        expect(gemini.requests.filter((r) => r.url.endsWith(":batchEmbedContents"))).toHaveLength(batches);
+        const { hits } = await second.retriever.retrieve({ query: "lost luggage", tenantId: "acme", topK: 1 });
+        expect(hits[0]?.chunk.documentId).toBe("travel-en");
+        // The query itself went to the API, as RETRIEVAL_QUERY.
+        expect(gemini.requests.at(-1)?.url).toBe("/v1beta/models/gemini-embedding-001:embedContent");
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await gemini.close();
+      rmSync(geminiDir, { recursive: true, force: true });
+    }
+  });
+
   it("embedded: an unreadable or empty corpus directory is a ConfigError", async () => {
     const config = loadConfig({ FRONTDESK_CHECKPOINTER: "memory", FRONTDESK_CORPUS_DIR: path.join(dataDir, "nope") });
     await expect(createRetrievalBackend(config, options(config))).rejects.toThrow(ConfigError);
