@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { loadBundle } from "./config/bundle.js";
 import type { Config } from "./config/config.js";
-import { ConfigError } from "./config/config.js";
 import type { Logger } from "./domain/logger.js";
 import { settingsFromConfig, type AgentDeps } from "./agent/deps.js";
 import { compileGraph } from "./agent/graph.js";
@@ -10,7 +9,9 @@ import { createTurnService } from "./agent/turn-service.js";
 import type { TurnService } from "./agent/types.js";
 import { createModelProvider, type ModelProvider } from "./models/index.js";
 import { createPersistence, type Persistence } from "./persistence/index.js";
-import { createEmbeddedRetriever, createLocalEmbedder, loadCorpusDir } from "./retrieval/index.js";
+import { openLocalDatabase } from "./persistence/sqlite.js";
+import { createRetrievalBackend } from "./retrieval/backend.js";
+import type { DocumentIndex, DocumentRules } from "./retrieval/index.js";
 import type { Chunk } from "./retrieval/types.js";
 
 /** The running service's parts, wired once from configuration (the composition root). */
@@ -20,7 +21,15 @@ export interface App {
   tenants: string[];
   /** Retrieval domains a request may name (from the config bundle); others are INVALID_ARGUMENT. */
   domains: readonly string[];
-  /** An indexed chunk by id, for a tenant: lets evaluation check answers against their cited text. */
+  /** The documents behind retrieval, for DocumentService. */
+  documents: DocumentIndex;
+  /** The size limits documents are checked against before they are written. */
+  documentRules: DocumentRules;
+  /**
+   * An indexed chunk by id, for a tenant: lets evaluation check answers against their cited text.
+   * Synchronous, so only the embedded retriever has it; with Qdrant it throws (use
+   * `documents.getChunk`, which is asynchronous).
+   */
   getChunk(tenantId: string, chunkId: string): Chunk | undefined;
   close(): Promise<void>;
 }
@@ -46,24 +55,24 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   const bundle = loadBundle(config.bundleDir);
   const tenants = configuredTenants(config);
 
-  const retriever = createEmbeddedRetriever({
-    embedder: createLocalEmbedder(),
-    candidates: config.retrieval.candidates,
-    rrfK: config.retrieval.rrfK,
-    contextWindow: config.retrieval.contextWindow,
+  // The start-up corpus (the bundled sample, or FRONTDESK_CORPUS_DIR) is served to every configured
+  // tenant; ingested documents come from the data directory or the Qdrant collection.
+  const retrieval = await createRetrievalBackend(config, {
+    logger,
+    tenants,
+    domains: bundle.domains,
+    openDatabase: () => openLocalDatabase(config.persistence.dataDir),
+    ...(overrides.extraCorpusDirs === undefined ? {} : { extraCorpusDirs: overrides.extraCorpusDirs }),
   });
-  // The bundled sample corpus (or FRONTDESK_CORPUS_DIR) is served to every configured tenant.
-  for (const tenantId of tenants) {
-    for (const dir of [config.retrieval.corpusDir, ...(overrides.extraCorpusDirs ?? [])]) {
-      const corpus = await loadCorpusDir(dir, { tenantId, domains: bundle.domains });
-      for (const problem of corpus.problems) logger.warn({ source: problem.source, reason: problem.reason }, "corpus document skipped");
-      if (corpus.documents.length === 0) throw new ConfigError(`no documents could be loaded from ${dir}`);
-      await retriever.add(corpus.documents);
-    }
-  }
-  logger.info({ chunks: retriever.size, tenants, corpus: config.retrieval.corpusDir }, "corpus indexed");
+  const { retriever } = retrieval;
 
-  const persistence = overrides.persistence ?? (await createPersistence(config));
+  let persistence: Persistence;
+  try {
+    persistence = overrides.persistence ?? (await createPersistence(config));
+  } catch (error) {
+    await retrieval.close();
+    throw error;
+  }
   const now = overrides.now ?? Date.now;
   const deps: AgentDeps = {
     models: overrides.models ?? createModelProvider(config, bundle),
@@ -91,9 +100,15 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     turnService,
     tenants,
     domains: bundle.domains,
-    getChunk: (tenantId, chunkId) => retriever.getChunk(tenantId, chunkId),
+    documents: retrieval.documents,
+    documentRules: retrieval.rules,
+    getChunk(tenantId, chunkId) {
+      if (retrieval.chunkLookup === null) throw new Error("App.getChunk needs the embedded retriever; with Qdrant use documents.getChunk");
+      return retrieval.chunkLookup(tenantId, chunkId);
+    },
     async close() {
       await persistence.close();
+      await retrieval.close();
     },
   };
 }

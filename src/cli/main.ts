@@ -7,6 +7,7 @@ export const MAIN_HELP = `Usage: frontdesk <command> [options]
 Commands:
   serve   run the turn service (gRPC, gRPC-Web and Connect on one port)
   chat    talk to a running server from the terminal
+  ingest  add or update documents (a folder, a JSONL file, or one file)
   config  validate a config bundle: frontdesk config validate [DIR]
   eval    measure turn quality on the evaluation scenarios (in-process or against a server)
 
@@ -41,6 +42,11 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
         return await serveCommand(rest, io, { createApp: loadCreateApp });
       case "chat":
         return await chatCommand(rest, io);
+      case "ingest": {
+        // Loaded on demand, like the app for serve: other commands never pay for the retrieval stack.
+        const { ingestCommand } = await import("./ingest.js");
+        return await ingestCommand(rest, io);
+      }
       case "config":
         return await configCommand(rest, io);
       case "eval": {

@@ -3,6 +3,7 @@ import { pino, type Logger } from "pino";
 import type { TurnService } from "../agent/types.js";
 import { BundleError } from "../config/bundle.js";
 import { ConfigError, ENV_VARS, loadConfig, type Config } from "../config/config.js";
+import type { DocumentIndex, DocumentRules } from "../retrieval/index.js";
 import { assertBindAllowed, buildServer } from "../server/server.js";
 import type { CommandIo } from "./chat.js";
 
@@ -12,6 +13,9 @@ export interface ServeApp {
   close(): Promise<void>;
   /** Retrieval domains a request may name; others are refused. */
   domains: readonly string[];
+  /** When present, DocumentService is served too. */
+  documents?: DocumentIndex;
+  documentRules?: DocumentRules;
 }
 
 export type CreateAppFn = (config: Config, logger: Logger) => Promise<ServeApp>;
@@ -48,7 +52,13 @@ export async function runServe(config: Config, logger: Logger, createApp: Create
   // Refuse before loading the corpus: a misconfigured bind should fail in milliseconds.
   assertBindAllowed(config);
   const app = await createApp(config, logger);
-  const frontdesk = buildServer({ turnService: app.turnService, config, logger, domains: app.domains });
+  const frontdesk = buildServer({
+    turnService: app.turnService,
+    config,
+    logger,
+    domains: app.domains,
+    ...(app.documents !== undefined && app.documentRules !== undefined ? { documents: { index: app.documents, rules: app.documentRules } } : {}),
+  });
   let port: number;
   try {
     ({ port } = await frontdesk.listen());
@@ -71,8 +81,8 @@ export async function runServe(config: Config, logger: Logger, createApp: Create
 
 export const SERVE_HELP = `Usage: frontdesk serve [options]
 
-Serve AgentService (gRPC, gRPC-Web and Connect on one HTTP/2 port), grpc.health.v1 and
-server reflection. Stops gracefully on SIGINT/SIGTERM.
+Serve AgentService and DocumentService (gRPC, gRPC-Web and Connect on one HTTP/2 port),
+grpc.health.v1 and server reflection. Stops gracefully on SIGINT/SIGTERM.
 
 Options:
   --host H       address to bind (FRONTDESK_HOST, default 127.0.0.1)

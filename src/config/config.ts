@@ -9,6 +9,75 @@ export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 export type CheckpointerKind = "file" | "memory" | "postgres";
 export type ModelProviderKind = "offline" | "gemini";
 
+/** Where chunks are indexed and searched. */
+export type RetrieverBackendConfig =
+  | {
+      kind: "embedded";
+      /**
+       * FRONTDESK_DOCUMENT_STORE: where ingested documents are kept so they are indexed again after a
+       * restart. file (default): the frontdesk.sqlite file in the data directory; memory (default when
+       * FRONTDESK_CHECKPOINTER=memory): nothing is written to disk.
+       */
+      documentStore: "file" | "memory";
+    }
+  | {
+      kind: "qdrant";
+      /** QDRANT_URL, e.g. http://127.0.0.1:6333. */
+      url: string;
+      /** QDRANT_API_KEY; sent as the api-key header. */
+      apiKey: string | null;
+      /** FRONTDESK_QDRANT_COLLECTION, default "frontdesk_chunks". */
+      collection: string;
+      /** FRONTDESK_QDRANT_TIMEOUT_MS, default 10000: one Qdrant request. */
+      timeoutMs: number;
+      /** FRONTDESK_QDRANT_UPSERT_POINTS, default 128: points per upsert request. */
+      upsertPoints: number;
+      /**
+       * FRONTDESK_QDRANT_SPARSE_AVG_LENGTH, default 60: BM25's average chunk length (analyzer terms)
+       * used to weight sparse vectors. Qdrant applies the IDF; the length normalisation is ours, and a
+       * shared collection cannot know its average before it is filled, so it is a fixed, recorded value.
+       */
+      sparseAverageLength: number;
+    };
+
+/** How chunk and query texts become dense vectors. */
+export type EmbeddingConfig =
+  | {
+      kind: "local";
+      /** FRONTDESK_EMBEDDING_DIMENSION, default 384. */
+      dimension: number;
+    }
+  | {
+      kind: "gemini";
+      /** GOOGLE_API_KEY. */
+      apiKey: string;
+      /** FRONTDESK_EMBEDDING_MODEL, default "gemini-embedding-001". */
+      model: string;
+      /** FRONTDESK_EMBEDDING_DIMENSION, default 768 (the model's output dimensionality). */
+      dimension: number;
+      /** FRONTDESK_EMBEDDING_BATCH_SIZE, default 100 (the API's maximum per batch request). */
+      batchSize: number;
+    };
+
+/** Scores the fused candidates; its score is the final relevance score. */
+export type RerankerConfig =
+  | { kind: "lexical" }
+  | {
+      kind: "http";
+      /** FRONTDESK_RERANKER_URL: the service's base URL; requests go to <url>/rerank. */
+      url: string;
+      /** FRONTDESK_RERANKER_PROTOCOL: tei (default: text-embeddings-inference) or jina (Jina/Cohere-style). */
+      protocol: "tei" | "jina";
+      /** FRONTDESK_RERANKER_MODEL: sent as "model" (jina protocol; required by hosted services). */
+      model: string | null;
+      /** FRONTDESK_RERANKER_API_KEY: sent as a Bearer token. */
+      apiKey: string | null;
+      /** FRONTDESK_RERANKER_TIMEOUT_MS, default 5000: one rerank request. */
+      timeoutMs: number;
+      /** FRONTDESK_RERANKER_MAX_CHARS, default 2000: each candidate's text is cut to this before sending. */
+      maxChars: number;
+    };
+
 export interface ApiKeyBinding {
   key: string;
   tenantId: string;
@@ -72,6 +141,37 @@ export interface Config {
     contextWindow: number;
     /** FRONTDESK_RRF_K, default 60. */
     rrfK: number;
+    /** FRONTDESK_RETRIEVER: embedded (default) or qdrant (default when QDRANT_URL is set). */
+    backend: RetrieverBackendConfig;
+    /**
+     * FRONTDESK_LOAD_CORPUS: index the corpus directory at start-up. Default true with the embedded
+     * retriever (in memory, every start), false with Qdrant (ingest into the collection instead).
+     */
+    loadCorpus: boolean;
+    /** FRONTDESK_CHUNK_CHARS, default 700: the chunker's target size of a chunk's text. */
+    chunkChars: number;
+    /** FRONTDESK_CHUNK_OVERLAP_CHARS, default 150: longest sentence repeated at the start of the next chunk. */
+    chunkOverlapChars: number;
+  };
+  embedding: EmbeddingConfig;
+  reranker: RerankerConfig;
+  ingest: {
+    /**
+     * FRONTDESK_MAX_CHUNK_CHARS, default 1500: the most text embedded for one chunk (title, heading
+     * path and text). A document that would need a longer chunk, or holds an unbroken run of
+     * characters longer than FRONTDESK_CHUNK_CHARS, is rejected instead of being cut mid-token.
+     */
+    maxChunkChars: number;
+    /** FRONTDESK_MAX_DOCUMENT_CHARS, default 200000: a document's body. */
+    maxDocumentChars: number;
+    /** FRONTDESK_INGEST_BATCH_DOCUMENTS, default 64: documents chunked and embedded together. */
+    batchDocuments: number;
+    /** FRONTDESK_UPSERT_MAX_DOCUMENTS, default 100: documents in one UpsertDocuments call. */
+    maxUpsertDocuments: number;
+    /** FRONTDESK_LIST_PAGE_SIZE, default 100: ListDocuments' page size when the caller names none (callers may ask for up to 1000). */
+    listPageSize: number;
+    /** FRONTDESK_MAX_SOURCE_CHARS, default 1024: a document's `source` (a path or URL). */
+    maxSourceChars: number;
   };
   grading: {
     /** FRONTDESK_MIN_CONFIDENCE, default 0.45: below it, a drafted answer escalates (ADR trigger 4). */
@@ -156,6 +256,34 @@ const EnvSchema = z.object({
   FRONTDESK_CANDIDATES: int(1, 1_000).default(30),
   FRONTDESK_CONTEXT_WINDOW: int(0, 5).default(1),
   FRONTDESK_RRF_K: int(1, 1_000).default(60),
+  FRONTDESK_RETRIEVER: z.enum(["embedded", "qdrant"]).optional(),
+  FRONTDESK_DOCUMENT_STORE: z.enum(["file", "memory"]).optional(),
+  FRONTDESK_LOAD_CORPUS: bool.optional(),
+  FRONTDESK_CHUNK_CHARS: int(100, 20_000).default(700),
+  FRONTDESK_CHUNK_OVERLAP_CHARS: int(0, 10_000).default(150),
+  QDRANT_URL: z.string().url().optional(),
+  QDRANT_API_KEY: z.string().min(1).optional(),
+  FRONTDESK_QDRANT_COLLECTION: z.string().regex(/^[A-Za-z0-9_-]{1,255}$/u).default("frontdesk_chunks"),
+  FRONTDESK_QDRANT_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  FRONTDESK_QDRANT_UPSERT_POINTS: int(1, 10_000).default(128),
+  FRONTDESK_QDRANT_SPARSE_AVG_LENGTH: z.coerce.number().positive().max(100_000).default(60),
+  FRONTDESK_EMBEDDER: z.enum(["local", "gemini"]).default("local"),
+  FRONTDESK_EMBEDDING_MODEL: z.string().min(1).default("gemini-embedding-001"),
+  FRONTDESK_EMBEDDING_DIMENSION: int(8, 8_192).optional(),
+  FRONTDESK_EMBEDDING_BATCH_SIZE: int(1, 250).default(100),
+  FRONTDESK_RERANKER: z.enum(["lexical", "http"]).default("lexical"),
+  FRONTDESK_RERANKER_URL: z.string().url().optional(),
+  FRONTDESK_RERANKER_PROTOCOL: z.enum(["tei", "jina"]).default("tei"),
+  FRONTDESK_RERANKER_MODEL: z.string().min(1).optional(),
+  FRONTDESK_RERANKER_API_KEY: z.string().min(1).optional(),
+  FRONTDESK_RERANKER_TIMEOUT_MS: int(100, 600_000).default(5_000),
+  FRONTDESK_RERANKER_MAX_CHARS: int(100, 100_000).default(2_000),
+  FRONTDESK_MAX_CHUNK_CHARS: int(100, 100_000).default(1_500),
+  FRONTDESK_MAX_DOCUMENT_CHARS: int(100, 10_000_000).default(200_000),
+  FRONTDESK_INGEST_BATCH_DOCUMENTS: int(1, 10_000).default(64),
+  FRONTDESK_UPSERT_MAX_DOCUMENTS: int(1, 10_000).default(100),
+  FRONTDESK_LIST_PAGE_SIZE: int(1, 1_000).default(100),
+  FRONTDESK_MAX_SOURCE_CHARS: int(16, 100_000).default(1_024),
   FRONTDESK_MIN_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.45),
   FRONTDESK_SUFFICIENT_SCORE: z.coerce.number().min(0).max(1).default(0.55),
   FRONTDESK_INSUFFICIENT_SCORE: z.coerce.number().min(0).max(1).default(0.25),
@@ -251,6 +379,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError("FRONTDESK_HANDOFF_RESERVE_MS must be shorter than FRONTDESK_TURN_TIMEOUT_MS");
   }
   const resolve = (p: string) => path.resolve(cwd, p);
+  const retriever = e.FRONTDESK_RETRIEVER ?? (e.QDRANT_URL !== undefined ? "qdrant" : "embedded");
+  const backend = retrieverBackend(retriever, e, checkpointer);
+  if (e.FRONTDESK_CHUNK_OVERLAP_CHARS * 2 > e.FRONTDESK_CHUNK_CHARS) {
+    throw new ConfigError("FRONTDESK_CHUNK_OVERLAP_CHARS must be at most half of FRONTDESK_CHUNK_CHARS");
+  }
+  if (e.FRONTDESK_MAX_CHUNK_CHARS < e.FRONTDESK_CHUNK_CHARS) {
+    throw new ConfigError("FRONTDESK_MAX_CHUNK_CHARS must be at least FRONTDESK_CHUNK_CHARS");
+  }
   return {
     server: {
       host: e.FRONTDESK_HOST,
@@ -283,6 +419,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       candidates: e.FRONTDESK_CANDIDATES,
       contextWindow: e.FRONTDESK_CONTEXT_WINDOW,
       rrfK: e.FRONTDESK_RRF_K,
+      backend,
+      loadCorpus: e.FRONTDESK_LOAD_CORPUS ?? backend.kind === "embedded",
+      chunkChars: e.FRONTDESK_CHUNK_CHARS,
+      chunkOverlapChars: e.FRONTDESK_CHUNK_OVERLAP_CHARS,
+    },
+    embedding: embeddingConfig(e),
+    reranker: rerankerConfig(e),
+    ingest: {
+      maxChunkChars: e.FRONTDESK_MAX_CHUNK_CHARS,
+      maxDocumentChars: e.FRONTDESK_MAX_DOCUMENT_CHARS,
+      batchDocuments: e.FRONTDESK_INGEST_BATCH_DOCUMENTS,
+      maxUpsertDocuments: e.FRONTDESK_UPSERT_MAX_DOCUMENTS,
+      listPageSize: e.FRONTDESK_LIST_PAGE_SIZE,
+      maxSourceChars: e.FRONTDESK_MAX_SOURCE_CHARS,
     },
     grading: {
       minConfidence: e.FRONTDESK_MIN_CONFIDENCE,
@@ -309,4 +459,73 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bundleDir: resolveBundleDir(env, cwd),
     logLevel: e.FRONTDESK_LOG_LEVEL,
   };
+}
+
+type Env = z.infer<typeof EnvSchema>;
+
+function retrieverBackend(kind: "embedded" | "qdrant", e: Env, checkpointer: CheckpointerKind): RetrieverBackendConfig {
+  switch (kind) {
+    case "embedded":
+      return { kind, documentStore: e.FRONTDESK_DOCUMENT_STORE ?? (checkpointer === "memory" ? "memory" : "file") };
+    case "qdrant":
+      if (e.QDRANT_URL === undefined) throw new ConfigError("FRONTDESK_RETRIEVER=qdrant needs QDRANT_URL");
+      return {
+        kind,
+        url: e.QDRANT_URL,
+        apiKey: e.QDRANT_API_KEY ?? null,
+        collection: e.FRONTDESK_QDRANT_COLLECTION,
+        timeoutMs: e.FRONTDESK_QDRANT_TIMEOUT_MS,
+        upsertPoints: e.FRONTDESK_QDRANT_UPSERT_POINTS,
+        sparseAverageLength: e.FRONTDESK_QDRANT_SPARSE_AVG_LENGTH,
+      };
+    default: {
+      const unreachable: never = kind;
+      throw new ConfigError(`unknown retriever ${String(unreachable)}`);
+    }
+  }
+}
+
+function embeddingConfig(e: Env): EmbeddingConfig {
+  const kind = e.FRONTDESK_EMBEDDER;
+  switch (kind) {
+    case "local":
+      return { kind, dimension: e.FRONTDESK_EMBEDDING_DIMENSION ?? 384 };
+    case "gemini":
+      if (e.GOOGLE_API_KEY === undefined) throw new ConfigError("FRONTDESK_EMBEDDER=gemini needs GOOGLE_API_KEY");
+      if (e.FRONTDESK_EMBEDDING_BATCH_SIZE > 100) throw new ConfigError("FRONTDESK_EMBEDDING_BATCH_SIZE: the Gemini API takes at most 100 texts per batch");
+      return {
+        kind,
+        apiKey: e.GOOGLE_API_KEY,
+        model: e.FRONTDESK_EMBEDDING_MODEL,
+        dimension: e.FRONTDESK_EMBEDDING_DIMENSION ?? 768,
+        batchSize: e.FRONTDESK_EMBEDDING_BATCH_SIZE,
+      };
+    default: {
+      const unreachable: never = kind;
+      throw new ConfigError(`unknown embedder ${String(unreachable)}`);
+    }
+  }
+}
+
+function rerankerConfig(e: Env): RerankerConfig {
+  const kind = e.FRONTDESK_RERANKER;
+  switch (kind) {
+    case "lexical":
+      return { kind };
+    case "http":
+      if (e.FRONTDESK_RERANKER_URL === undefined) throw new ConfigError("FRONTDESK_RERANKER=http needs FRONTDESK_RERANKER_URL");
+      return {
+        kind,
+        url: e.FRONTDESK_RERANKER_URL,
+        protocol: e.FRONTDESK_RERANKER_PROTOCOL,
+        model: e.FRONTDESK_RERANKER_MODEL ?? null,
+        apiKey: e.FRONTDESK_RERANKER_API_KEY ?? null,
+        timeoutMs: e.FRONTDESK_RERANKER_TIMEOUT_MS,
+        maxChars: e.FRONTDESK_RERANKER_MAX_CHARS,
+      };
+    default: {
+      const unreachable: never = kind;
+      throw new ConfigError(`unknown reranker ${String(unreachable)}`);
+    }
+  }
 }

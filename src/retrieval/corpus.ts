@@ -16,16 +16,22 @@ export interface ParseOptions {
   tenantId: string;
   /** Allowed business domains; when given, any other domain is rejected. Default: any. */
   domains?: readonly string[];
+  /** Longest document id and product key (FRONTDESK_MAX_ID_CHARS). Default 128. */
+  maxIdChars?: number;
 }
 
 export interface CorpusProblem {
   source: string;
   reason: string;
+  /** The document field at fault, when one is (e.g. "lang"); absent for file-level problems. */
+  field?: string;
 }
 
 export type ParseResult = { kind: "ok"; document: SourceDocument } | ({ kind: "invalid" } & CorpusProblem);
 
 const REQUIRED_FIELDS = ["id", "title", "product", "domain", "lang"] as const;
+/** Every field a document has, in the order problems are reported. */
+export const DOCUMENT_FIELDS = [...REQUIRED_FIELDS, "body"] as const;
 // Ids end up in chunk ids (`${id}#${n}`) and citations: keep them to a safe, readable alphabet.
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/u;
 
@@ -66,26 +72,42 @@ export function parseDocument(content: string | Uint8Array, options: ParseOption
     fields.set(key, unquote(raw.trim()));
   }
 
-  const missing = REQUIRED_FIELDS.filter((field) => (fields.get(field) ?? "") === "");
-  if (missing.length > 0) return invalid(`missing front matter field(s): ${missing.join(", ")}`);
-  const id = fields.get("id") ?? "";
-  const lang = fields.get("lang") ?? "";
-  const domain = fields.get("domain") ?? "";
-  if (!ID_PATTERN.test(id)) return invalid(`invalid id "${id}" (letters, digits, . _ - only)`);
-  if (!isLanguage(lang)) return invalid(`unsupported lang "${lang}" (expected fa or en)`);
-  if (options.domains !== undefined && !options.domains.includes(domain)) {
-    return invalid(`unknown domain "${domain}" (expected one of: ${options.domains.join(", ")})`);
-  }
-
   const body = lines.slice(end + 1).join("\n").trim();
-  if (body === "") return invalid("empty body");
+  return documentFromFields((field) => (field === "body" ? body : fields.get(field)), options, "front matter field(s)");
+}
+
+/**
+ * Checks a document's fields (front matter, a JSONL record or an API message) and builds the
+ * document. The same rules everywhere: the required fields, a safe id, a supported language, a
+ * configured domain and a non-empty body.
+ */
+export function documentFromFields(get: (field: string) => string | undefined, options: ParseOptions, fieldsLabel = "field(s)"): ParseResult {
+  const { source } = options;
+  const invalid = (field: string, reason: string): ParseResult => ({ kind: "invalid", source, field, reason });
+  const missing = REQUIRED_FIELDS.filter((field) => (get(field) ?? "").trim() === "");
+  if (missing.length > 0) {
+    return invalid(missing[0] ?? "id", `missing ${fieldsLabel}: ${missing.join(", ")}`);
+  }
+  const id = get("id") ?? "";
+  const lang = get("lang") ?? "";
+  const domain = get("domain") ?? "";
+  const maxIdChars = options.maxIdChars ?? 128;
+  if (id.length > maxIdChars) return invalid("id", `id longer than ${maxIdChars} characters`);
+  if (!ID_PATTERN.test(id)) return invalid("id", `invalid id "${id.slice(0, 80)}" (letters, digits, . _ - only)`);
+  if ((get("product") ?? "").trim().length > maxIdChars) return invalid("product", `product longer than ${maxIdChars} characters`);
+  if (!isLanguage(lang)) return invalid("lang", `unsupported lang "${lang.slice(0, 20)}" (expected fa or en)`);
+  if (options.domains !== undefined && !options.domains.includes(domain)) {
+    return invalid("domain", `unknown domain "${domain.slice(0, 40)}" (expected one of: ${options.domains.join(", ")})`);
+  }
+  const body = (get("body") ?? "").replace(/^\uFEFF/u, "").replace(/\r\n?/gu, "\n").trim();
+  if (body === "") return invalid("body", "empty body");
 
   return {
     kind: "ok",
     document: {
       id,
-      title: fields.get("title") ?? "",
-      product: fields.get("product") ?? "",
+      title: (get("title") ?? "").trim(),
+      product: (get("product") ?? "").trim(),
       domain,
       lang,
       body,
@@ -125,12 +147,7 @@ const README_FILE = /(?:^|[/\\])readme\.(?:md|txt)$/iu;
  * reported and skipped: ids are the citation keys and must be unique per tenant.
  */
 export async function loadCorpusDir(dir: string, options: LoadCorpusOptions): Promise<LoadedCorpus> {
-  const files = (await listFiles(dir)).filter((path) => DOCUMENT_FILE.test(path) && !README_FILE.test(path));
-  files.sort((a, b) => {
-    const ra = relative(dir, a).split(sep).join("/");
-    const rb = relative(dir, b).split(sep).join("/");
-    return ra < rb ? -1 : ra > rb ? 1 : 0;
-  });
+  const files = await listDocumentFiles(dir);
 
   const documents: SourceDocument[] = [];
   const problems: CorpusProblem[] = [];
@@ -150,6 +167,25 @@ export async function loadCorpusDir(dir: string, options: LoadCorpusOptions): Pr
     documents.push(parsed.document);
   }
   return { documents, problems };
+}
+
+/**
+ * The document files under `dir`, recursively: *.md and *.txt, without README files and hidden
+ * entries, in plain code-unit order of their relative paths (not locale order), so ingestion is
+ * deterministic across machines.
+ */
+export async function listDocumentFiles(dir: string): Promise<string[]> {
+  const files = (await listFiles(dir)).filter((path) => isDocumentFile(path));
+  return files.sort((a, b) => {
+    const ra = relative(dir, a).split(sep).join("/");
+    const rb = relative(dir, b).split(sep).join("/");
+    return ra < rb ? -1 : ra > rb ? 1 : 0;
+  });
+}
+
+/** A *.md or *.txt file that is not a README. */
+export function isDocumentFile(path: string): boolean {
+  return DOCUMENT_FILE.test(path) && !README_FILE.test(path);
 }
 
 async function listFiles(dir: string): Promise<string[]> {

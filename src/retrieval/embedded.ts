@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import type { Language } from "../text/language.js";
+import { parseChunkId, type DocumentSummary } from "./document-index.js";
 import { createChunker, searchableText, type Chunker, type ChunkerOptions } from "./chunker.js";
 import { createDenseIndex } from "./dense.js";
-import type { Embedder } from "./embedding.js";
-import type { ChunkFilter } from "./filter.js";
-import { rrf } from "./fusion.js";
+import { embedQueryWith, type Embedder } from "./embedding.js";
+import type { ChunkFilter, ScoredChunkId } from "./filter.js";
+import { rrf, type FusedItem } from "./fusion.js";
 import { createLexicalReranker, type Reranker } from "./rerank.js";
 import { createSparseIndex, type Bm25Parameters } from "./sparse.js";
 import {
@@ -36,27 +36,34 @@ export interface EmbeddedRetrieverOptions {
   bm25?: Partial<Bm25Parameters>;
 }
 
-/** What the index knows about a document, for ingest reports and clarify options. */
-export interface DocumentSummary {
-  id: string;
-  tenantId: string;
-  title: string;
-  product: string;
-  domain: string;
-  lang: Language;
-  source?: string;
-  chunkCount: number;
-  /** SHA-256 of the indexed content (title, product, domain, lang, body). */
-  contentHash: string;
-}
+export type { DocumentSummary };
 
 export interface AddReport {
+  /** One status per document, in the order given. */
+  statuses: ("added" | "replaced" | "unchanged")[];
   /** Ids new to their tenant. */
   added: string[];
   /** Ids whose content changed: old chunks replaced. */
   replaced: string[];
   /** Ids already indexed with the same content: nothing done. */
   unchanged: string[];
+}
+
+/** Every stage's ranking for one query, for benchmarks and diagnostics (`explain`). */
+export interface StageRankings {
+  /** BM25, best first, up to `depth`. */
+  sparse: ScoredChunkId[];
+  /** Cosine, best first, up to `depth`. */
+  dense: ScoredChunkId[];
+  /** RRF of the two, best first, up to `depth`. */
+  fused: FusedItem[];
+  /**
+   * The final order: the first `candidates` fused chunks reordered by the reranker (as `retrieve`
+   * does), then the rest of the fused list in fused order, with their fused scores.
+   */
+  reranked: ScoredChunkId[];
+  /** Wall time of each stage in milliseconds (the dense stage includes embedding the query). */
+  timings: { sparseMs: number; denseMs: number; fuseMs: number; rerankMs: number };
 }
 
 export interface EmbeddedRetriever extends Retriever {
@@ -72,7 +79,10 @@ export interface EmbeddedRetriever extends Retriever {
   remove(tenantId: string, documentId: string): boolean;
   /** The tenant's documents, sorted by id. */
   listDocuments(tenantId: string): DocumentSummary[];
+  getDocument(tenantId: string, documentId: string): DocumentSummary | undefined;
   getChunk(tenantId: string, chunkId: string): Chunk | undefined;
+  /** Runs every stage of `retrieve` for `request`, keeping `depth` results per stage. */
+  explain(request: Omit<RetrievalRequest, "topK">, depth: number, signal?: AbortSignal): Promise<StageRankings>;
   /** Chunks indexed, all tenants. */
   readonly size: number;
 }
@@ -114,21 +124,33 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
     return true;
   };
 
-  const addOne = async (document: SourceDocument, report: AddReport, signal?: AbortSignal): Promise<void> => {
+  interface Prepared {
+    /** Position in the add() call, for `statuses`. */
+    position: number;
+    document: SourceDocument;
+    contentHash: string;
+    chunks: Chunk[];
+  }
+
+  /** Decides what to do with each document of a group with distinct (tenant, id) keys. */
+  const prepare = (document: SourceDocument, position: number, report: AddReport): Prepared | null => {
     if (document.tenantId === "" || document.id === "") throw new RangeError("a document needs a non-empty id and tenantId");
     const contentHash = hashContent(document);
     const existing = findDocument(document.tenantId, document.id);
     if (existing?.summary.contentHash === contentHash) {
       existing.summary.source = document.source;
       report.unchanged.push(document.id);
-      return;
+      report.statuses[position] = "unchanged";
+      return null;
     }
     // Frozen: hits hand these objects to callers, and the indexes and reranker cache rely on
     // them never changing.
-    const chunks = chunker.chunk(document).map((chunk) => Object.freeze(chunk));
-    const vectors = await embedChecked(chunks.map(searchableText), signal);
-    // From here on everything is synchronous: a concurrent retrieve sees the old version or
-    // the new one, never a mix. A remove() may have run during the await: look again.
+    return { position, document, contentHash, chunks: chunker.chunk(document).map((chunk) => Object.freeze(chunk)) };
+  };
+
+  const apply = ({ position, document, contentHash, chunks }: Prepared, vectors: readonly Float32Array[], report: AddReport): void => {
+    // Synchronous: a concurrent retrieve sees the old version or the new one, never a mix. A
+    // remove() may have run while the group was being embedded: look again.
     const replaced = removeDocument(document.tenantId, document.id);
     sparse.add(chunks);
     dense.add(chunks.map((chunk, i) => ({ chunk, vector: vectors[i] ?? new Float32Array(embedder.dimension) })));
@@ -143,20 +165,43 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
       chunks,
     });
     (replaced ? report.replaced : report.added).push(id);
+    report.statuses[position] = replaced ? "replaced" : "added";
+  };
+
+  /**
+   * Adds a group of documents with distinct keys: their chunks are embedded in one call (the
+   * embedder batches), so a remote embedder sees full batches instead of one request per document.
+   */
+  const addGroup = async (group: readonly SourceDocument[], first: number, report: AddReport, signal?: AbortSignal): Promise<void> => {
+    signal?.throwIfAborted();
+    const prepared = group.map((document, i) => prepare(document, first + i, report)).filter((item): item is Prepared => item !== null);
+    const texts = prepared.flatMap((item) => item.chunks.map(searchableText));
+    const vectors = await embedChecked(texts, signal);
+    signal?.throwIfAborted();
+    let offset = 0;
+    for (const item of prepared) {
+      apply(item, vectors.slice(offset, offset + item.chunks.length), report);
+      offset += item.chunks.length;
+    }
   };
 
   const getChunk = (tenantId: string, chunkId: string): Chunk | undefined => {
-    const hash = chunkId.lastIndexOf("#");
-    if (hash < 0) return undefined;
-    const chunk = findDocument(tenantId, chunkId.slice(0, hash))?.chunks[Number(chunkId.slice(hash + 1))];
+    const parsed = parseChunkId(chunkId);
+    if (parsed === null) return undefined;
+    const chunk = findDocument(tenantId, parsed.documentId)?.chunks[parsed.chunkIndex];
     return chunk?.chunkId === chunkId ? chunk : undefined;
   };
 
-  /** Embeds, turning a failure of the embedder (not an abort) into RetrievalUnavailableError. */
-  const embedChecked = async (texts: string[], signal?: AbortSignal): Promise<Float32Array[]> => {
+  /**
+   * Embeds passages (or, with `query`, one query), turning a failure of the embedder (not an
+   * abort) into RetrievalUnavailableError.
+   */
+  const embedChecked = async (texts: string[], signal?: AbortSignal, query = false): Promise<Float32Array[]> => {
     let vectors: Float32Array[];
     try {
-      vectors = texts.length === 0 ? [] : await embedder.embed(texts, signal);
+      if (texts.length === 0) vectors = [];
+      else if (query && texts[0] !== undefined) vectors = await embedQueryWith(embedder, texts[0], signal);
+      else vectors = await embedder.embed(texts, signal);
     } catch (error) {
       throw asUnavailable(error, "embedding", signal);
     }
@@ -171,11 +216,24 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
   return {
     add(documents, signal) {
       const run = async (): Promise<AddReport> => {
-        const report: AddReport = { added: [], replaced: [], unchanged: [] };
-        for (const document of documents) {
-          signal?.throwIfAborted();
-          await addOne(document, report, signal);
+        const report: AddReport = { statuses: [], added: [], replaced: [], unchanged: [] };
+        // A key seen twice in one call closes the group: the later version is applied after the
+        // earlier one, exactly as two calls would be.
+        let group: SourceDocument[] = [];
+        let first = 0;
+        const keys = new Set<string>();
+        for (const [position, document] of documents.entries()) {
+          const key = `${document.tenantId}\u0000${document.id}`;
+          if (keys.has(key)) {
+            await addGroup(group, first, report, signal);
+            group = [];
+            first = position;
+            keys.clear();
+          }
+          keys.add(key);
+          group.push(document);
         }
+        if (group.length > 0) await addGroup(group, first, report, signal);
         return report;
       };
       const result = queue.then(run, run);
@@ -190,6 +248,11 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
       return documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     },
 
+    getDocument(tenantId, documentId) {
+      const stored = findDocument(tenantId, documentId);
+      return stored === undefined ? undefined : { ...stored.summary };
+    },
+
     getChunk,
 
     get size() {
@@ -197,38 +260,12 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
     },
 
     async retrieve(request: RetrievalRequest, signal?: AbortSignal): Promise<RetrievalResult> {
-      // The tenant filter is applied inside both index scans (each tenant is its own partition),
-      // never to a global top-k afterwards, so another tenant's chunks cannot crowd out or leak.
-      if (typeof request.tenantId !== "string" || request.tenantId === "") throw new RangeError("retrieve: tenantId is required");
       if (!Number.isInteger(request.topK) || request.topK < 1) throw new RangeError(`retrieve: topK must be a positive integer, got ${request.topK}`);
-      signal?.throwIfAborted();
-
-      const filter: ChunkFilter = { tenantId: request.tenantId };
-      if (request.domain !== undefined && request.domain !== "") filter.domain = request.domain;
-      if (request.documentIds !== undefined) filter.documentIds = request.documentIds;
-
-      const sparseHits = sparse.search(request.query, { filter, limit: candidates });
-      const [queryVector] = await embedChecked([request.query], signal);
-      signal?.throwIfAborted();
-      const denseHits = queryVector === undefined ? [] : dense.search(queryVector, { filter, limit: candidates });
-
-      const fused = rrf([sparseHits.map((hit) => hit.chunkId), denseHits.map((hit) => hit.chunkId)], rrfK).slice(0, candidates);
-      const chunks = fused.map((item) => {
-        const chunk = getChunk(request.tenantId, item.id);
-        if (chunk === undefined) throw new Error(`embedded retriever: index returned unknown chunk ${item.id}`);
-        return chunk;
-      });
-
-      let rerankScores: number[];
-      try {
-        rerankScores = chunks.length === 0 ? [] : await reranker.rerank(request.query, chunks, request.language === undefined ? {} : { language: request.language }, signal);
-      } catch (error) {
-        throw asUnavailable(error, "reranking", signal);
-      }
-      signal?.throwIfAborted();
+      const stages = await runStages(request, candidates, signal);
+      const { sparseHits, denseHits, fused, chunks, rerankScores } = stages;
 
       // Final order: rerank score, ties kept in fused order (Array.prototype.sort is stable).
-      const order = fused.map((_, i) => i).sort((a, b) => (rerankScores[b] ?? 0) - (rerankScores[a] ?? 0));
+      const order = chunks.map((_, i) => i).sort((a, b) => (rerankScores[b] ?? 0) - (rerankScores[a] ?? 0));
       const hits: RetrievedChunk[] = [];
       for (const i of order) {
         if (hits.length === request.topK) break;
@@ -251,7 +288,72 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
       }
       return { hits };
     },
+
+    async explain(request, depth, signal) {
+      if (!Number.isInteger(depth) || depth < 1) throw new RangeError(`explain: depth must be a positive integer, got ${depth}`);
+      const stages = await runStages(request, depth, signal);
+      const { chunks, rerankScores, fused } = stages;
+      const order = chunks.map((_, i) => i).sort((a, b) => (rerankScores[b] ?? 0) - (rerankScores[a] ?? 0));
+      const reranked: ScoredChunkId[] = order.map((i) => ({ chunkId: chunks[i]?.chunkId ?? "", score: rerankScores[i] ?? 0 }));
+      for (const item of fused.slice(chunks.length)) reranked.push({ chunkId: item.id, score: item.score });
+      return { sparse: stages.sparseHits, dense: stages.denseHits, fused, reranked, timings: stages.timings };
+    },
   };
+
+  interface Stages {
+    sparseHits: ScoredChunkId[];
+    denseHits: ScoredChunkId[];
+    /** Fused, up to `depth`. */
+    fused: FusedItem[];
+    /** The first `candidates` fused chunks, and their rerank scores, aligned. */
+    chunks: Chunk[];
+    rerankScores: number[];
+    timings: StageRankings["timings"];
+  }
+
+  async function runStages(request: Omit<RetrievalRequest, "topK">, depth: number, signal?: AbortSignal): Promise<Stages> {
+    // The tenant filter is applied inside both index scans (each tenant is its own partition),
+    // never to a global top-k afterwards, so another tenant's chunks cannot crowd out or leak.
+    if (typeof request.tenantId !== "string" || request.tenantId === "") throw new RangeError("retrieve: tenantId is required");
+    signal?.throwIfAborted();
+
+    const filter: ChunkFilter = { tenantId: request.tenantId };
+    if (request.domain !== undefined && request.domain !== "") filter.domain = request.domain;
+    if (request.documentIds !== undefined) filter.documentIds = request.documentIds;
+
+    let clock = performance.now();
+    const lap = (): number => {
+      const now = performance.now();
+      const elapsed = now - clock;
+      clock = now;
+      return elapsed;
+    };
+    const sparseHits = sparse.search(request.query, { filter, limit: depth });
+    const sparseMs = lap();
+    const [queryVector] = await embedChecked([request.query], signal, true);
+    signal?.throwIfAborted();
+    const denseHits = queryVector === undefined ? [] : dense.search(queryVector, { filter, limit: depth });
+    const denseMs = lap();
+
+    const fused = rrf([sparseHits.map((hit) => hit.chunkId), denseHits.map((hit) => hit.chunkId)], rrfK).slice(0, depth);
+    const chunks = fused.slice(0, candidates).map((item) => {
+      const chunk = getChunk(request.tenantId, item.id);
+      if (chunk === undefined) throw new Error(`embedded retriever: index returned unknown chunk ${item.id}`);
+      return chunk;
+    });
+    const fuseMs = lap();
+
+    let rerankScores: number[];
+    try {
+      rerankScores = chunks.length === 0 ? [] : await reranker.rerank(request.query, chunks, request.language === undefined ? {} : { language: request.language }, signal);
+    } catch (error) {
+      throw asUnavailable(error, "reranking", signal);
+    }
+    signal?.throwIfAborted();
+    if (rerankScores.length !== chunks.length) throw new RetrievalUnavailableError(`reranker returned ${rerankScores.length} scores for ${chunks.length} candidates`);
+    const rerankMs = lap();
+    return { sparseHits, denseHits, fused, chunks, rerankScores, timings: { sparseMs, denseMs, fuseMs, rerankMs } };
+  }
 
   function neighborsOf(chunk: Chunk): Chunk[] {
     if (contextWindow === 0) return [];
@@ -264,7 +366,7 @@ function isChunker(value: Chunker | ChunkerOptions | undefined): value is Chunke
   return value !== undefined && "chunk" in value && typeof value.chunk === "function";
 }
 
-function hashContent(document: SourceDocument): string {
+export function hashContent(document: SourceDocument): string {
   // The source path is not content: moving a file must not re-embed it.
   const { title, product, domain, lang, body } = document;
   return createHash("sha256").update(JSON.stringify([title, product, domain, lang, body])).digest("hex");

@@ -6,8 +6,19 @@ export interface Embedder {
   /** Identifies model and version; vectors from different ids must never be compared. */
   readonly id: string;
   readonly dimension: number;
-  /** One vector per text, in order. Rejects with the signal's reason when aborted. */
+  /** One vector per text (a chunk, a passage), in order. Rejects with the signal's reason when aborted. */
   embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * The vector of a search query, for models that embed questions and passages differently
+   * (Gemini's RETRIEVAL_QUERY / RETRIEVAL_DOCUMENT task types). Absent: `embed([query])`.
+   */
+  embedQuery?(query: string, signal?: AbortSignal): Promise<Float32Array>;
+}
+
+/** The query vector: `embedQuery` when the embedder has one, else the passage embedding. */
+export async function embedQueryWith(embedder: Embedder, query: string, signal?: AbortSignal): Promise<Float32Array[]> {
+  if (embedder.embedQuery !== undefined) return [await embedder.embedQuery(query, signal)];
+  return embedder.embed([query], signal);
 }
 
 export interface LocalEmbedderOptions {

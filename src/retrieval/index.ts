@@ -1,7 +1,48 @@
 /** The retrieval layer's public API. */
 export * from "./types.js";
 export { analyze, analyzeWord, words, EN_STOPWORDS, FA_STOPWORDS } from "./analyzers/index.js";
-export { loadCorpusDir, parseDocument, type CorpusProblem, type LoadCorpusOptions, type LoadedCorpus, type ParseOptions, type ParseResult } from "./corpus.js";
+export {
+  documentFromFields,
+  DOCUMENT_FIELDS,
+  listDocumentFiles,
+  loadCorpusDir,
+  parseDocument,
+  type CorpusProblem,
+  type LoadCorpusOptions,
+  type LoadedCorpus,
+  type ParseOptions,
+  type ParseResult,
+} from "./corpus.js";
+export {
+  decodePageToken,
+  encodePageToken,
+  InvalidPageTokenError,
+  parseChunkId,
+  type DocumentIndex,
+  type DocumentPage,
+  type ListOptions,
+  type RemoveOutcome,
+  type UpsertOutcome,
+  type UpsertStatus,
+} from "./document-index.js";
+export { createMemoryDocumentStore, createSqliteDocumentStore, createStoreDocumentIndex, type DocumentStore } from "./document-store.js";
+export { createCachedEmbedder } from "./embedding-cache.js";
+export { createLocalDocumentIndex, type LoadReport, type LocalDocumentIndex, type LocalDocumentIndexOptions } from "./local-index.js";
+export {
+  checkDocumentSize,
+  countDocuments,
+  ingestDocuments,
+  IngestInterruptedError,
+  inputKind,
+  readDocuments,
+  type DocumentProblem,
+  type DocumentRules,
+  type IngestOptions,
+  type IngestProgress,
+  type IngestReport,
+  type InputKind,
+  type ReadOptions,
+} from "./ingest.js";
 export { createChunker, searchableText, type Chunker, type ChunkerOptions } from "./chunker.js";
 export type { ChunkFilter, ScoredChunkId } from "./filter.js";
 export {
@@ -19,7 +60,9 @@ export {
   type SparseVector,
   type TermStats,
 } from "./sparse.js";
-export { createLocalEmbedder, embedLocal, type Embedder, type LocalEmbedderOptions } from "./embedding.js";
+export { createLocalEmbedder, embedLocal, embedQueryWith, type Embedder, type LocalEmbedderOptions } from "./embedding.js";
+export { createGeminiEmbedder, type GeminiEmbedderOptions } from "./gemini-embedder.js";
+export { createHttpReranker, type HttpRerankerOptions, type RerankProtocol } from "./http-reranker.js";
 export { createDenseIndex, type DenseEntry, type DenseIndex, type DenseIndexOptions, type DenseSearchOptions } from "./dense.js";
 export { rrf, type FusedItem } from "./fusion.js";
 export {
@@ -38,5 +81,23 @@ export {
   type DocumentSummary,
   type EmbeddedRetriever,
   type EmbeddedRetrieverOptions,
+  type StageRankings,
 } from "./embedded.js";
 export { fnv1a32, fmix32 } from "./hash.js";
+export {
+  candidateTermStats,
+  chunkFromPayload,
+  chunkPayload,
+  CollectionSchemaError,
+  createQdrantIndex,
+  DENSE_VECTOR,
+  PAYLOAD_INDEXES,
+  pointId,
+  queryRequest,
+  requestFilter,
+  SPARSE_SCHEME,
+  SPARSE_VECTOR,
+  type ChunkPayload,
+  type QdrantIndex,
+  type QdrantIndexOptions,
+} from "./qdrant.js";

@@ -49,6 +49,13 @@ export function toConnectError(err: unknown, ctx: ErrorContext): ConnectError {
     ctx.logger.warn({ err, procedure: ctx.procedure }, "storage unavailable");
     return new ConnectError("storage unavailable, retry with the same request_id", Code.Unavailable, undefined, undefined, err);
   }
+  if (err instanceof Error && err.name === "RetrievalUnavailableError") {
+    ctx.logger.warn({ err, procedure: ctx.procedure }, "retrieval unavailable");
+    return new ConnectError("retrieval unavailable (embedder or vector store), retry later", Code.Unavailable, undefined, undefined, err);
+  }
+  if (err instanceof Error && err.name === "InvalidPageTokenError") {
+    return new ConnectError("page_token: not a token this service issued", Code.InvalidArgument, undefined, undefined, err);
+  }
   ctx.logger.error({ err, procedure: ctx.procedure }, "turn failed with an unexpected error");
   return new ConnectError("internal error", Code.Internal, undefined, undefined, err);
 }

@@ -6,15 +6,18 @@ import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
 import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
+import { DocumentService } from "../../gen/frontdesk/v1/document_service_pb.js";
 import { Health } from "../../gen/grpc/health/v1/health_pb.js";
 import { ServerReflection as ReflectionV1 } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import type { TurnService } from "../agent/types.js";
+import type { DocumentIndex, DocumentRules } from "../retrieval/index.js";
 import { ConfigError, isLoopbackHost, type Config } from "../config/config.js";
 import { createTenantResolver } from "./auth.js";
 import { withSpecGrpcMessage } from "./grpc-message.js";
 import { createHealthRoutes, createHealthState, type HealthState } from "./health.js";
 import { createReflectionIndex, createReflectionRoutes } from "./reflection.js";
+import { createDocumentRoutes } from "./document-routes.js";
 import { createAgentRoutes } from "./routes.js";
 
 export interface BuildServerOptions {
@@ -23,6 +26,8 @@ export interface BuildServerOptions {
   logger: Logger;
   /** Configured retrieval domains: a request naming another is INVALID_ARGUMENT. */
   domains: readonly string[];
+  /** When given, DocumentService is served on the same port for the same API keys. */
+  documents?: { index: DocumentIndex; rules: DocumentRules };
 }
 
 export interface FrontdeskServer {
@@ -41,6 +46,7 @@ export interface FrontdeskServer {
 
 /** Services on the port, in the order `buf curl --list-services` shows them. */
 const SERVICES: readonly DescService[] = [AgentService, Health, ReflectionV1, ReflectionV1Alpha];
+const SERVICES_WITH_DOCUMENTS: readonly DescService[] = [AgentService, DocumentService, Health, ReflectionV1, ReflectionV1Alpha];
 
 // Requests are small (text is capped at a few thousand characters); refuse huge frames unparsed.
 const READ_MAX_BYTES = 1024 * 1024;
@@ -69,8 +75,9 @@ function readPem(file: string, variable: string): Buffer {
 export function buildServer(options: BuildServerOptions): FrontdeskServer {
   const { config, logger } = options;
   const tenants = createTenantResolver(config.auth);
-  const health = createHealthState([AgentService.typeName]);
-  const reflection = createReflectionIndex(SERVICES);
+  const documents = options.documents;
+  const health = createHealthState(documents === undefined ? [AgentService.typeName] : [AgentService.typeName, DocumentService.typeName]);
+  const reflection = createReflectionIndex(documents === undefined ? SERVICES : SERVICES_WITH_DOCUMENTS);
   // Aborting this makes every running handler's ctx.signal fire with UNAVAILABLE (Connect option).
   const shutdown = new AbortController();
 
@@ -81,8 +88,13 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
     tenants,
     domains: options.domains,
   });
+  const documentRoutes =
+    documents === undefined
+      ? undefined
+      : createDocumentRoutes({ documents: documents.index, rules: documents.rules, config, logger, tenants, domains: options.domains });
   const routes = (router: ConnectRouter) => {
     agentRoutes(router);
+    documentRoutes?.(router);
     createHealthRoutes(health)(router);
     createReflectionRoutes(reflection)(router);
   };

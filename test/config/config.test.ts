@@ -82,3 +82,62 @@ describe("isLoopbackHost", () => {
     for (const host of ["0.0.0.0", "::", "10.0.0.5", "example.com"]) expect(isLoopbackHost(host)).toBe(false);
   });
 });
+
+describe("loadConfig: retrieval backends, embeddings, reranker, ingestion limits", () => {
+  it("defaults to the embedded retriever with a file document store, the local embedder and the lexical reranker", () => {
+    const config = loadConfig({}, "/srv/app");
+    expect(config.retrieval.backend).toEqual({ kind: "embedded", documentStore: "file" });
+    expect(config.retrieval.loadCorpus).toBe(true);
+    expect([config.retrieval.chunkChars, config.retrieval.chunkOverlapChars]).toEqual([700, 150]);
+    expect(config.embedding).toEqual({ kind: "local", dimension: 384 });
+    expect(config.reranker).toEqual({ kind: "lexical" });
+    expect(config.ingest).toEqual({ maxChunkChars: 1_500, maxDocumentChars: 200_000, batchDocuments: 64, maxUpsertDocuments: 100, listPageSize: 100, maxSourceChars: 1_024 });
+    // A memory checkpointer means nothing on disk: the document store follows.
+    expect(loadConfig({ FRONTDESK_CHECKPOINTER: "memory" }).retrieval.backend).toEqual({ kind: "embedded", documentStore: "memory" });
+  });
+
+  it("selects Qdrant with QDRANT_URL, where the corpus is not loaded at start-up by default", () => {
+    const config = loadConfig({ QDRANT_URL: "http://127.0.0.1:6333", QDRANT_API_KEY: "k" });
+    expect(config.retrieval.backend).toEqual({
+      kind: "qdrant",
+      url: "http://127.0.0.1:6333",
+      apiKey: "k",
+      collection: "frontdesk_chunks",
+      timeoutMs: 10_000,
+      upsertPoints: 128,
+      sparseAverageLength: 60,
+    });
+    expect(config.retrieval.loadCorpus).toBe(false);
+    expect(loadConfig({ QDRANT_URL: "http://q:6333", FRONTDESK_LOAD_CORPUS: "true" }).retrieval.loadCorpus).toBe(true);
+    expect(loadConfig({ QDRANT_URL: "http://q:6333", FRONTDESK_RETRIEVER: "embedded" }).retrieval.backend.kind).toBe("embedded");
+    expect(() => loadConfig({ FRONTDESK_RETRIEVER: "qdrant" })).toThrow(/QDRANT_URL/u);
+    expect(() => loadConfig({ QDRANT_URL: "not a url" })).toThrow(/QDRANT_URL/u);
+  });
+
+  it("configures Gemini embeddings and the HTTP reranker, naming what is missing", () => {
+    expect(loadConfig({ FRONTDESK_EMBEDDER: "gemini", GOOGLE_API_KEY: "g" }).embedding).toEqual({
+      kind: "gemini",
+      apiKey: "g",
+      model: "gemini-embedding-001",
+      dimension: 768,
+      batchSize: 100,
+    });
+    expect(() => loadConfig({ FRONTDESK_EMBEDDER: "gemini" })).toThrow(/GOOGLE_API_KEY/u);
+    expect(() => loadConfig({ FRONTDESK_EMBEDDER: "gemini", GOOGLE_API_KEY: "g", FRONTDESK_EMBEDDING_BATCH_SIZE: "200" })).toThrow(/at most 100/u);
+    expect(loadConfig({ FRONTDESK_RERANKER: "http", FRONTDESK_RERANKER_URL: "http://127.0.0.1:8081", FRONTDESK_RERANKER_PROTOCOL: "jina" }).reranker).toEqual({
+      kind: "http",
+      url: "http://127.0.0.1:8081",
+      protocol: "jina",
+      model: null,
+      apiKey: null,
+      timeoutMs: 5_000,
+      maxChars: 2_000,
+    });
+    expect(() => loadConfig({ FRONTDESK_RERANKER: "http" })).toThrow(/FRONTDESK_RERANKER_URL/u);
+  });
+
+  it("refuses chunk sizes that cannot work together", () => {
+    expect(() => loadConfig({ FRONTDESK_CHUNK_CHARS: "200", FRONTDESK_CHUNK_OVERLAP_CHARS: "150" })).toThrow(/FRONTDESK_CHUNK_OVERLAP_CHARS/u);
+    expect(() => loadConfig({ FRONTDESK_CHUNK_CHARS: "2000" })).toThrow(/FRONTDESK_MAX_CHUNK_CHARS/u);
+  });
+});

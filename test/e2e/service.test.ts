@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
@@ -218,6 +218,57 @@ describe("the embedded default across restarts", () => {
       expect((await second.client.getThread({ threadId: "e2e-restart" })).thread!.turnCount).toBe(2);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe("documents through DocumentService, end to end", () => {
+  it("resolves an answer's citations to their text", async () => {
+    const server = await startRealServer();
+    try {
+      const result = (await server.client.turn(turn("e2e-cite", "What is the deductible of motor body insurance for a second claim?"))).result!;
+      expect(result.outcome.case).toBe("answer");
+      if (result.outcome.case !== "answer") throw new Error();
+      const citation = result.outcome.value.citations[0]!;
+      const { chunk } = await server.documents.getChunk({ chunkId: citation.chunkId });
+      expect(chunk).toMatchObject({ chunkId: citation.chunkId, documentId: citation.documentId, title: citation.title });
+      expect(chunk!.text.length).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("serves a document ingested through the API after a restart, and answers from it", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "frontdesk-e2e-docs-"));
+    const env = { FRONTDESK_CHECKPOINTER: "file", FRONTDESK_DATA_DIR: dataDir };
+    const bicycle = {
+      id: "bicycle-en",
+      title: "Bicycle Insurance",
+      product: "bicycle",
+      domain: "general",
+      lang: "en",
+      body: "Bicycle insurance from Arman Insurance covers theft of a locked bicycle.\n\n## Bicycle theft deductible\n\nThe bicycle theft deductible is 15% of the bicycle's value.",
+    };
+    const first = await startRealServer(env);
+    try {
+      const upserted = await first.documents.upsertDocuments({ documents: [bicycle] });
+      expect(upserted.results.map((r) => r.chunkCount)).toEqual([2]);
+    } finally {
+      await first.close();
+    }
+
+    const second = await startRealServer(env);
+    try {
+      const listed = await second.documents.listDocuments({ pageSize: 1000 });
+      expect(listed.documents.map((d) => d.id)).toContain("bicycle-en");
+      const result = (await second.client.turn(turn("e2e-bicycle", "What is the deductible for bicycle theft?"))).result!;
+      expect(result.outcome.case).toBe("answer");
+      if (result.outcome.case !== "answer") throw new Error();
+      expect(result.outcome.value.citations.map((c) => c.documentId)).toContain("bicycle-en");
+      expect(result.outcome.value.text).toContain("15%");
+    } finally {
+      await second.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -2,6 +2,7 @@ import { createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { pino } from "pino";
 import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
+import { DocumentService } from "../../gen/frontdesk/v1/document_service_pb.js";
 import { createApp, type App, type AppOverrides } from "../../src/app.js";
 import { loadConfig } from "../../src/config/config.js";
 import { buildServer, type FrontdeskServer } from "../../src/server/server.js";
@@ -13,21 +14,24 @@ export interface RealServer {
   frontdesk: FrontdeskServer;
   port: number;
   client: Client<typeof AgentService>;
+  documents: Client<typeof DocumentService>;
   close(): Promise<void>;
 }
 
-/** The real application (offline model, bundled corpus) behind a real server on 127.0.0.1. */
+/** The real application (offline model, bundled corpus) behind a real server on 127.0.0.1, with DocumentService. */
 export async function startRealServer(env: Record<string, string> = {}, overrides: AppOverrides = {}): Promise<RealServer> {
   const config = loadConfig({ FRONTDESK_PORT: "0", FRONTDESK_CHECKPOINTER: "memory", FRONTDESK_LOG_LEVEL: "silent", ...env });
   const app = await createApp(config, logger, overrides);
-  const frontdesk = buildServer({ turnService: app.turnService, config, logger, domains: app.domains });
+  const frontdesk = buildServer({ turnService: app.turnService, config, logger, domains: app.domains, documents: { index: app.documents, rules: app.documentRules } });
   const { port } = await frontdesk.listen();
-  const client = createClient(AgentService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}` }));
+  const transport = createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}` });
+  const client = createClient(AgentService, transport);
   return {
     app,
     frontdesk,
     port,
     client,
+    documents: createClient(DocumentService, transport),
     async close() {
       await frontdesk.close();
       await app.close();

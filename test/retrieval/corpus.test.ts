@@ -31,17 +31,18 @@ describe("parseDocument", () => {
   });
 
   it.each([
-    ["no front matter", "Just text.", "missing front matter (the first line must be ---)"],
-    ["unterminated front matter", "---\nid: a\n", "unterminated front matter (no closing ---)"],
-    ["a missing field", frontMatter({ ...valid, title: "" }) + "Body", "missing front matter field(s): title"],
-    ["several missing fields", frontMatter({ id: "a", lang: "en" }) + "Body", "missing front matter field(s): title, product, domain"],
-    ["an unsupported lang", frontMatter({ ...valid, lang: "de" }) + "Body", 'unsupported lang "de" (expected fa or en)'],
-    ["an unsafe id", frontMatter({ ...valid, id: "a b#1" }) + "Body", 'invalid id "a b#1" (letters, digits, . _ - only)'],
-    ["an empty body", frontMatter(valid) + "  \n\n", "empty body"],
-    ["a malformed line", "---\nid motor\n---\nBody", 'malformed front matter line 2: "id motor"'],
-    ["a duplicate field", "---\nid: a\nid: b\n---\nBody", 'duplicate front matter field "id"'],
-  ])("rejects %s with the path and a reason", (_name, text, reason) => {
-    expect(parseDocument(text, options)).toEqual({ kind: "invalid", source: "docs/x.md", reason });
+    ["no front matter", "Just text.", "missing front matter (the first line must be ---)", undefined],
+    ["unterminated front matter", "---\nid: a\n", "unterminated front matter (no closing ---)", undefined],
+    ["a missing field", frontMatter({ ...valid, title: "" }) + "Body", "missing front matter field(s): title", "title"],
+    ["several missing fields", frontMatter({ id: "a", lang: "en" }) + "Body", "missing front matter field(s): title, product, domain", "title"],
+    ["an unsupported lang", frontMatter({ ...valid, lang: "de" }) + "Body", 'unsupported lang "de" (expected fa or en)', "lang"],
+    ["an unsafe id", frontMatter({ ...valid, id: "a b#1" }) + "Body", 'invalid id "a b#1" (letters, digits, . _ - only)', "id"],
+    ["an overlong id", frontMatter({ ...valid, id: "a".repeat(129) }) + "Body", "id longer than 128 characters", "id"],
+    ["an empty body", frontMatter(valid) + "  \n\n", "empty body", "body"],
+    ["a malformed line", "---\nid motor\n---\nBody", 'malformed front matter line 2: "id motor"', undefined],
+    ["a duplicate field", "---\nid: a\nid: b\n---\nBody", 'duplicate front matter field "id"', undefined],
+  ])("rejects %s with the path and a reason", (_name, text, reason, field) => {
+    expect(parseDocument(text, options)).toEqual({ kind: "invalid", source: "docs/x.md", reason, ...(field === undefined ? {} : { field }) });
   });
 
   it("rejects an unknown domain when a domain list is given, and accepts any domain without one", () => {
@@ -50,6 +51,7 @@ describe("parseDocument", () => {
       kind: "invalid",
       source: "docs/x.md",
       reason: 'unknown domain "pets" (expected one of: motor, health)',
+      field: "domain",
     });
     expect(parseDocument(text, options).kind).toBe("ok");
   });

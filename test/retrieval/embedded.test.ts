@@ -39,7 +39,7 @@ function countingEmbedder(): Embedder & { texts: string[] } {
 describe("createEmbeddedRetriever", () => {
   it("indexes documents, lists them and resolves chunk ids per tenant", async () => {
     const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder() });
-    expect(await retriever.add([doc(), doc({ tenantId: "other" })])).toEqual({ added: ["glass-en", "glass-en"], replaced: [], unchanged: [] });
+    expect(await retriever.add([doc(), doc({ tenantId: "other" })])).toEqual({ statuses: ["added", "added"], added: ["glass-en", "glass-en"], replaced: [], unchanged: [] });
     expect(retriever.size).toBe(4);
     expect(retriever.listDocuments("acme")).toEqual([
       expect.objectContaining({ id: "glass-en", tenantId: "acme", title: "Glass cover", chunkCount: 2, contentHash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
@@ -58,12 +58,12 @@ describe("createEmbeddedRetriever", () => {
     const retriever = createEmbeddedRetriever({ embedder });
     await retriever.add([doc()]);
     expect(embedder.texts).toHaveLength(2);
-    expect(await retriever.add([doc({ source: "moved/glass.md" })])).toEqual({ added: [], replaced: [], unchanged: ["glass-en"] });
+    expect(await retriever.add([doc({ source: "moved/glass.md" })])).toEqual({ statuses: ["unchanged"], added: [], replaced: [], unchanged: ["glass-en"] });
     expect(embedder.texts).toHaveLength(2);
     expect(retriever.listDocuments("acme")[0]?.source).toBe("moved/glass.md");
 
     const changed = doc({ body: "Windshield repair is covered twice a year." });
-    expect(await retriever.add([changed])).toEqual({ added: [], replaced: ["glass-en"], unchanged: [] });
+    expect(await retriever.add([changed])).toEqual({ statuses: ["replaced"], added: [], replaced: ["glass-en"], unchanged: [] });
     expect(retriever.size).toBe(1);
     expect(retriever.getChunk("acme", "glass-en#1")).toBeUndefined();
     const old = await retriever.retrieve({ query: "deductible percent", tenantId: "acme", topK: 5 });
@@ -79,6 +79,20 @@ describe("createEmbeddedRetriever", () => {
     expect(retriever.remove("acme", "glass-en")).toBe(false);
     expect((await retriever.retrieve({ query: "windshield", tenantId: "acme", topK: 5 })).hits).toEqual([]);
     expect((await retriever.retrieve({ query: "windshield", tenantId: "other", topK: 5 })).hits).toHaveLength(1);
+  });
+
+  it("embeds a call's new chunks in one embedder call, and applies a repeated id in order", async () => {
+    const embedder = countingEmbedder();
+    const calls: number[] = [];
+    const retriever = createEmbeddedRetriever({
+      embedder: { ...embedder, embed: (texts, signal) => (calls.push(texts.length), embedder.embed(texts, signal)) },
+    });
+    await retriever.add([doc(), doc({ id: "b" }), doc({ id: "c" })]);
+    expect(calls).toEqual([6]);
+    const report = await retriever.add([doc({ id: "d" }), doc(), doc({ id: "d", body: "Changed." })]);
+    expect(report.statuses).toEqual(["added", "unchanged", "replaced"]);
+    expect(calls).toEqual([6, 2, 1]);
+    expect(retriever.getChunk("acme", "d#0")?.text).toBe("Glass cover\n\nChanged.");
   });
 
   it("applies concurrent adds in call order", async () => {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCorpusDir } from "../../src/retrieval/corpus.js";
 import type { Retriever, SourceDocument } from "../../src/retrieval/types.js";
 
@@ -12,10 +12,22 @@ export interface RetrieverHarness {
 }
 
 /**
- * The contract every Retriever backend must meet (embedded now, Qdrant later), over the fixture
- * corpus loaded for tenant "acme" plus one decoy document for tenant "rival".
+ * What a backend reports per hit. "per-stage": the sparse and dense ranks of each hit (the
+ * embedded index ranks each stage itself). "fused-only": the fused score only (Qdrant fuses on the
+ * server in one call and returns no per-prefetch ranks).
  */
-export function describeRetrieverConformance(name: string, createHarness: () => Promise<RetrieverHarness>): void {
+export type StageReporting = "per-stage" | "fused-only";
+
+/**
+ * The contract every Retriever backend must meet (embedded, Qdrant), over the fixture corpus
+ * loaded for tenant "acme" plus one decoy document for tenant "rival".
+ */
+export function describeRetrieverConformance(
+  name: string,
+  createHarness: () => Promise<RetrieverHarness>,
+  options: { stages?: StageReporting; dispose?: () => Promise<void> } = {},
+): void {
+  const stages = options.stages ?? "per-stage";
   describe(`Retriever conformance: ${name}`, () => {
     let harness: RetrieverHarness;
     // The decoy repeats the query words many times: it would be the best match for anyone.
@@ -28,6 +40,10 @@ export function describeRetrieverConformance(name: string, createHarness: () => 
       body: "## Windshield deductible\n\nWindshield glass deductible: windshield glass deductible is zero for windshield glass.",
       tenantId: "rival",
     };
+
+    afterAll(async () => {
+      await options.dispose?.();
+    });
 
     beforeAll(async () => {
       harness = await createHarness();
@@ -89,8 +105,11 @@ export function describeRetrieverConformance(name: string, createHarness: () => 
       const scores = result.hits.map((hit) => hit.score);
       expect(scores).toEqual([...scores].sort((a, b) => b - a));
       expect(scores.every((s) => s >= 0 && s <= 1)).toBe(true);
-      expect(result.hits[0]?.stages.sparseRank).toBe(1);
-      expect(result.hits[0]?.stages.denseRank).toBe(1);
+      if (stages === "per-stage") {
+        expect(result.hits[0]?.stages.sparseRank).toBe(1);
+        expect(result.hits[0]?.stages.denseRank).toBe(1);
+      }
+      expect(result.hits[0]?.stages.fusedScore).toBeGreaterThan(0);
       expect(result.hits[0]?.stages.rerankScore).toBe(result.hits[0]?.score);
     });
 

@@ -13,6 +13,7 @@ import type {
   TurnService,
 } from "../../src/agent/types.js";
 import { loadConfig, type Config } from "../../src/config/config.js";
+import type { DocumentIndex, DocumentRules } from "../../src/retrieval/index.js";
 import { buildServer, type FrontdeskServer } from "../../src/server/server.js";
 
 export const ACME_KEY = "acme-key-0123456789abcdef";
@@ -163,11 +164,23 @@ export function bearer(key: string): Record<string, string> {
 
 /** A real server on 127.0.0.1, port 0, with a fake TurnService. */
 export async function startServer(
-  options: { env?: Record<string, string>; domains?: readonly string[]; fake?: FakeTurnService; logger?: Logger } = {},
+  options: {
+    env?: Record<string, string>;
+    domains?: readonly string[];
+    fake?: FakeTurnService;
+    logger?: Logger;
+    documents?: { index: DocumentIndex; rules: DocumentRules };
+  } = {},
 ): Promise<Running> {
   const fake = options.fake ?? new FakeTurnService();
   const config = testConfig(options.env);
-  const frontdesk = buildServer({ turnService: fake, config, logger: options.logger ?? silentLogger, domains: options.domains ?? ["motor", "health", "travel"] });
+  const frontdesk = buildServer({
+    turnService: fake,
+    config,
+    logger: options.logger ?? silentLogger,
+    domains: options.domains ?? ["motor", "health", "travel"],
+    ...(options.documents === undefined ? {} : { documents: options.documents }),
+  });
   const { port } = await frontdesk.listen();
   const baseUrl = `http://127.0.0.1:${port}`;
   const transport = (apiKey: string | null = ACME_KEY) =>

@@ -1,0 +1,216 @@
+import { parseArgs } from "node:util";
+import cliProgress from "cli-progress";
+import { configuredTenants } from "../app.js";
+import { loadBundle } from "../config/bundle.js";
+import { ConfigError, loadConfig, type Config } from "../config/config.js";
+import { silentLogger } from "../domain/logger.js";
+import { openLocalDatabase } from "../persistence/sqlite.js";
+import { createIngestTarget, documentRules, type IngestTarget } from "../retrieval/backend.js";
+import {
+  checkDocumentSize,
+  countDocuments,
+  ingestDocuments,
+  IngestInterruptedError,
+  inputKind,
+  readDocuments,
+  type CorpusProblem,
+  type IngestProgress,
+  type IngestReport,
+} from "../retrieval/index.js";
+import type { CommandIo } from "./chat.js";
+import { oneLine } from "./serve.js";
+
+export const INGEST_HELP = `Usage: frontdesk ingest PATH [options]
+
+Ingest documents for one tenant: a folder of .md/.txt files with front matter (searched
+recursively, README files skipped), a JSONL file with one document per line
+({"id", "title", "product", "domain", "lang", "body"}), or a single file.
+
+Every bad document (no id, title or language, an unknown domain, not UTF-8, empty, a chunk over
+the size limit, a duplicate id) is reported with its path and the reason; the others are
+ingested. Re-ingesting an unchanged document does nothing; a changed one replaces its chunks.
+
+Where documents go: with Qdrant (QDRANT_URL), into the collection, served at once. With the
+embedded retriever, into the data directory (FRONTDESK_DATA_DIR), indexed by the server at its
+next start; to update a running server without a restart, use DocumentService instead.
+
+Options:
+  --tenant T   the tenant that owns the documents (default: the only configured tenant)
+  --dry-run    check every document and report problems, writing nothing
+  -h, --help   show this help
+
+Exit status: 0 when every document was ingested, 1 when some failed or the vector store or
+embedder failed part-way, 2 for a usage or configuration error.
+`;
+
+/** Draws progress: a bar on a terminal, nothing but the problem lines otherwise. */
+interface Progress {
+  start(total: number): void;
+  update(progress: IngestProgress): void;
+  /** A line above the bar (a problem report). */
+  log(line: string): void;
+  stop(): void;
+}
+
+function isTTY(stream: NodeJS.WritableStream): boolean {
+  return "isTTY" in stream && stream.isTTY === true;
+}
+
+function createProgress(stream: NodeJS.WritableStream): Progress {
+  if (!isTTY(stream)) {
+    return { start() {}, update() {}, log: (line) => void stream.write(`${line}\n`), stop() {} };
+  }
+  const bars = new cliProgress.MultiBar(
+    {
+      // The stream type cli-progress declares is NodeJS.WritableStream; a terminal stream is one.
+      stream,
+      format: "ingesting {bar} {value}/{total} documents | {written} written | {failed} failed",
+      hideCursor: false,
+      gracefulExit: false,
+      clearOnComplete: false,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let bar: cliProgress.SingleBar | null = null;
+  return {
+    start(total) {
+      bar = bars.create(total, 0, { written: 0, failed: 0 });
+    },
+    update(progress) {
+      bar?.update(progress.read, { written: progress.written, failed: progress.failed });
+    },
+    log(line) {
+      bars.log(`${line}\n`);
+    },
+    stop() {
+      // Flush lines logged since the last redraw, then draw the final state.
+      bars.update();
+      bars.stop();
+    },
+  };
+}
+
+function summary(report: IngestReport, tenant: string, target: string): string {
+  const written = report.added + report.replaced + report.unchanged;
+  return (
+    `ingested ${written} document(s) into ${target} for tenant ${tenant}: ` +
+    `${report.added} added, ${report.replaced} replaced, ${report.unchanged} unchanged (${report.chunks} chunks written); ` +
+    `${report.failed.length} failed\n`
+  );
+}
+
+function problemLine(problem: CorpusProblem): string {
+  return `frontdesk ingest: ${problem.source}: ${problem.reason}`;
+}
+
+function chooseTenant(config: Config, requested: string | undefined): string {
+  const tenants = configuredTenants(config);
+  if (requested === undefined) {
+    if (tenants.length === 1 && tenants[0] !== undefined) return tenants[0];
+    throw new ConfigError(`--tenant is required when several tenants are configured (${tenants.join(", ")})`);
+  }
+  if (!tenants.includes(requested)) throw new ConfigError(`--tenant ${requested} is not a configured tenant (${tenants.join(", ")})`);
+  return requested;
+}
+
+export async function ingestCommand(argv: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      tenant: { type: "string" },
+      "dry-run": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout.write(INGEST_HELP);
+    return 0;
+  }
+  const [path, ...extra] = positionals;
+  if (path === undefined || extra.length > 0) {
+    io.stderr.write(`frontdesk ingest: expected exactly one PATH\n\n${INGEST_HELP}`);
+    return 2;
+  }
+
+  let config: Config;
+  let tenantId: string;
+  let domains: readonly string[];
+  try {
+    config = loadConfig(io.env);
+    tenantId = chooseTenant(config, values.tenant);
+    domains = loadBundle(config.bundleDir).domains;
+    await inputKind(path);
+  } catch (err) {
+    io.stderr.write(`frontdesk ingest: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
+    return 2;
+  }
+  const readOptions = { tenantId, domains, maxIdChars: config.limits.maxIdChars };
+
+  const progress = createProgress(io.stderr);
+  if (values["dry-run"] === true) return dryRun(path, readOptions, config, tenantId, io, progress);
+
+  let target: IngestTarget;
+  try {
+    target = await createIngestTarget(config, { logger: silentLogger, openDatabase: () => openLocalDatabase(config.persistence.dataDir) });
+  } catch (err) {
+    const code = err instanceof ConfigError ? 2 : 1;
+    io.stderr.write(`frontdesk ingest: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
+    return code;
+  }
+  try {
+    progress.start(await countDocuments(path));
+    const report = await ingestDocuments(readDocuments(path, readOptions), {
+      index: target.documents,
+      rules: target.rules,
+      batchDocuments: config.ingest.batchDocuments,
+      onProgress: (p) => progress.update(p),
+      onProblem: (problem) => progress.log(problemLine(problem)),
+    });
+    progress.stop();
+    io.stdout.write(summary(report, tenantId, target.description));
+    return report.failed.length > 0 ? 1 : 0;
+  } catch (err) {
+    progress.stop();
+    if (err instanceof IngestInterruptedError) io.stdout.write(summary(err.report, tenantId, target.description));
+    io.stderr.write(`frontdesk ingest: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
+    return 1;
+  } finally {
+    await target.close();
+  }
+}
+
+async function dryRun(
+  path: string,
+  readOptions: { tenantId: string; domains: readonly string[]; maxIdChars: number },
+  config: Config,
+  tenantId: string,
+  io: CommandIo,
+  progress: Progress,
+): Promise<number> {
+  const rules = documentRules(config);
+  progress.start(await countDocuments(path));
+  let read = 0;
+  let valid = 0;
+  let failed = 0;
+  for await (const result of readDocuments(path, readOptions)) {
+    read++;
+    let problem: CorpusProblem | null = null;
+    if (result.kind === "invalid") {
+      problem = { source: result.source, reason: result.reason };
+    } else {
+      const size = checkDocumentSize(result.document, rules);
+      if (size !== null) problem = { source: result.document.source ?? result.document.id, reason: size.reason };
+    }
+    if (problem === null) valid++;
+    else {
+      failed++;
+      progress.log(problemLine(problem));
+    }
+    progress.update({ read, written: 0, failed });
+  }
+  progress.stop();
+  io.stdout.write(`dry run for tenant ${tenantId}: ${valid} document(s) would be ingested; ${failed} failed; nothing was written\n`);
+  return failed > 0 ? 1 : 0;
+}

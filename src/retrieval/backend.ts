@@ -1,0 +1,260 @@
+import type Database from "better-sqlite3";
+import { ConfigError, type Config } from "../config/config.js";
+import type { Logger } from "../domain/logger.js";
+import { createChunker } from "./chunker.js";
+import { loadCorpusDir } from "./corpus.js";
+import type { DocumentIndex } from "./document-index.js";
+import { createMemoryDocumentStore, createSqliteDocumentStore, createStoreDocumentIndex, type DocumentStore } from "./document-store.js";
+import { createEmbeddedRetriever } from "./embedded.js";
+import { createCachedEmbedder } from "./embedding-cache.js";
+import { createLocalEmbedder, type Embedder } from "./embedding.js";
+import { createGeminiEmbedder } from "./gemini-embedder.js";
+import { createHttpReranker } from "./http-reranker.js";
+import type { DocumentRules } from "./ingest.js";
+import { createLocalDocumentIndex } from "./local-index.js";
+import { CollectionSchemaError, createQdrantIndex, type QdrantIndex } from "./qdrant.js";
+import type { Reranker } from "./rerank.js";
+import type { Chunk, Retriever, SourceDocument } from "./types.js";
+
+/** The configured retrieval stack: what the graph searches and what ingestion writes to. */
+export interface RetrievalBackend {
+  retriever: Retriever;
+  documents: DocumentIndex;
+  /** The size limits documents are checked against before they are written. */
+  rules: DocumentRules;
+  embedder: Embedder;
+  /** The embedded index's synchronous chunk lookup (evaluation uses it); null with Qdrant. */
+  chunkLookup: ((tenantId: string, chunkId: string) => Chunk | undefined) | null;
+  close(): Promise<void>;
+}
+
+export interface RetrievalBackendOptions {
+  logger: Logger;
+  /** Tenants the start-up corpus is loaded for. */
+  tenants: readonly string[];
+  /** Allowed document domains (the config bundle's). */
+  domains: readonly string[];
+  /** Opens the data directory's SQLite file (the embedded default's document store). */
+  openDatabase: () => Database.Database;
+  /**
+   * Directories loaded after the start-up corpus for every tenant, whatever FRONTDESK_LOAD_CORPUS
+   * says: test-only documents (the evaluation's fixtures) that must never ship in the bundled corpus.
+   */
+  extraCorpusDirs?: readonly string[];
+}
+
+/** Where `frontdesk ingest` writes: documents and the rules they are checked against. */
+export interface IngestTarget {
+  documents: DocumentIndex;
+  rules: DocumentRules;
+  /** e.g. "the document store in /srv/.frontdesk" or "Qdrant collection frontdesk_chunks at http://…". */
+  description: string;
+  close(): Promise<void>;
+}
+
+export function createEmbedder(config: Config, logger: Logger): Embedder {
+  const embedding = config.embedding;
+  switch (embedding.kind) {
+    case "local":
+      return createLocalEmbedder({ dimension: embedding.dimension });
+    case "gemini":
+      return createGeminiEmbedder({
+        apiKey: embedding.apiKey,
+        model: embedding.model,
+        dimension: embedding.dimension,
+        batchSize: embedding.batchSize,
+        retry: config.models.retry,
+        timeoutMs: config.models.timeoutMs,
+        ...(config.models.geminiBaseUrl === null ? {} : { baseUrl: config.models.geminiBaseUrl }),
+        onRetry: (error, attempt) => logger.warn({ err: error, attempt }, "embedding request failed, retrying"),
+      });
+    default: {
+      const unreachable: never = embedding;
+      throw new ConfigError(`unknown embedder ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/** The configured reranker; undefined means each backend's lexical default. */
+export function createConfiguredReranker(config: Config, logger: Logger): Reranker | undefined {
+  const reranker = config.reranker;
+  switch (reranker.kind) {
+    case "lexical":
+      return undefined;
+    case "http":
+      return createHttpReranker({
+        url: reranker.url,
+        protocol: reranker.protocol,
+        ...(reranker.model === null ? {} : { model: reranker.model }),
+        ...(reranker.apiKey === null ? {} : { apiKey: reranker.apiKey }),
+        timeoutMs: reranker.timeoutMs,
+        maxChars: reranker.maxChars,
+        retry: config.models.retry,
+        onRetry: (error, attempt) => logger.warn({ err: error, attempt }, "rerank request failed, retrying"),
+      });
+    default: {
+      const unreachable: never = reranker;
+      throw new ConfigError(`unknown reranker ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/**
+ * Builds the retrieval backend from configuration. With the embedded retriever, the start-up
+ * corpus is indexed in memory on every start and ingested documents come from the data directory;
+ * with Qdrant, the collection is created or checked (a schema mismatch is a ConfigError) and the
+ * start-up corpus is upserted only when FRONTDESK_LOAD_CORPUS=true.
+ */
+export async function createRetrievalBackend(config: Config, options: RetrievalBackendOptions): Promise<RetrievalBackend> {
+  const { logger } = options;
+  const embedder = createEmbedder(config, logger);
+  const reranker = createConfiguredReranker(config, logger);
+  const rules = documentRules(config);
+  const { chunker } = rules;
+  const loadCorpus = config.retrieval.loadCorpus;
+  const backend = config.retrieval.backend;
+
+  switch (backend.kind) {
+    case "embedded": {
+      const { store, database, close } = openStore(backend.documentStore, options.openDatabase);
+      // A remote model's passage vectors are cached next to the documents, so a restart's
+      // re-indexing does not embed unchanged chunks again; the local embedder is cheaper than a lookup.
+      const indexEmbedder = database !== null && config.embedding.kind !== "local" ? createCachedEmbedder(embedder, database) : embedder;
+      const retriever = createEmbeddedRetriever({
+        embedder: indexEmbedder,
+        ...(reranker === undefined ? {} : { reranker }),
+        candidates: config.retrieval.candidates,
+        rrfK: config.retrieval.rrfK,
+        contextWindow: config.retrieval.contextWindow,
+        chunker,
+      });
+      const documents = createLocalDocumentIndex({ retriever, store });
+      try {
+        const corpus = await startupCorpus(config, options, loadCorpus);
+        const loaded = await documents.load(corpus);
+        logger.info({ chunks: retriever.size, corpusDocuments: loaded.corpus, ingestedDocuments: loaded.stored, tenants: options.tenants }, "embedded index ready");
+      } catch (error) {
+        await close();
+        throw error;
+      }
+      return { retriever, documents, rules, embedder, chunkLookup: (tenantId, chunkId) => retriever.getChunk(tenantId, chunkId), close };
+    }
+    case "qdrant": {
+      const index = await openQdrant(config, backend, embedder, reranker, logger);
+      const corpus = await startupCorpus(config, options, loadCorpus);
+      if (corpus.length > 0) {
+        for (let i = 0; i < corpus.length; i += config.ingest.batchDocuments) await index.upsert(corpus.slice(i, i + config.ingest.batchDocuments));
+        logger.info({ documents: corpus.length, collection: backend.collection }, "start-up corpus upserted into qdrant");
+      }
+      return { retriever: index, documents: index, rules, embedder, chunkLookup: null, close: async () => {} };
+    }
+    default: {
+      const unreachable: never = backend;
+      throw new ConfigError(`unknown retriever ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/**
+ * Where `frontdesk ingest` writes. With the embedded retriever: the document store only (the
+ * data directory's SQLite file); a server indexes the documents at its next start, so the CLI
+ * does not embed anything. With Qdrant: the collection, through the full pipeline (chunk, embed,
+ * upsert), so running replicas serve the documents at once.
+ */
+export async function createIngestTarget(config: Config, options: Pick<RetrievalBackendOptions, "logger" | "openDatabase">): Promise<IngestTarget> {
+  const rules = documentRules(config);
+  const backend = config.retrieval.backend;
+  switch (backend.kind) {
+    case "embedded": {
+      if (backend.documentStore === "memory") {
+        throw new ConfigError("FRONTDESK_DOCUMENT_STORE=memory keeps nothing: frontdesk ingest needs the file store (or Qdrant)");
+      }
+      const { store, close } = openStore(backend.documentStore, options.openDatabase);
+      return { documents: createStoreDocumentIndex({ store, chunker: rules.chunker }), rules, description: `the document store in ${config.persistence.dataDir}`, close };
+    }
+    case "qdrant": {
+      const embedder = createEmbedder(config, options.logger);
+      const index = await openQdrant(config, backend, embedder, undefined, options.logger);
+      return { documents: index, rules, description: `Qdrant collection ${backend.collection} at ${backend.url}`, close: async () => {} };
+    }
+    default: {
+      const unreachable: never = backend;
+      throw new ConfigError(`unknown retriever ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+export function documentRules(config: Config): DocumentRules {
+  const chunker = createChunker({ maxChars: config.retrieval.chunkChars, overlapChars: config.retrieval.chunkOverlapChars });
+  return { chunker, maxChunkChars: config.ingest.maxChunkChars, maxDocumentChars: config.ingest.maxDocumentChars };
+}
+
+function openStore(
+  kind: "file" | "memory",
+  openDatabase: () => Database.Database,
+): { store: DocumentStore; database: Database.Database | null; close: () => Promise<void> } {
+  if (kind === "memory") return { store: createMemoryDocumentStore(), database: null, close: async () => {} };
+  const database = openDatabase();
+  return {
+    store: createSqliteDocumentStore(database),
+    database,
+    close: async () => {
+      database.close();
+    },
+  };
+}
+
+async function openQdrant(
+  config: Config,
+  backend: Extract<Config["retrieval"]["backend"], { kind: "qdrant" }>,
+  embedder: Embedder,
+  reranker: Reranker | undefined,
+  logger: Logger,
+): Promise<QdrantIndex> {
+  const index = createQdrantIndex({
+    url: backend.url,
+    ...(backend.apiKey === null ? {} : { apiKey: backend.apiKey }),
+    collection: backend.collection,
+    embedder,
+    ...(reranker === undefined ? {} : { reranker }),
+    candidates: config.retrieval.candidates,
+    rrfK: config.retrieval.rrfK,
+    contextWindow: config.retrieval.contextWindow,
+    chunker: documentRules(config).chunker,
+    sparseAverageLength: backend.sparseAverageLength,
+    upsertPoints: backend.upsertPoints,
+    timeoutMs: backend.timeoutMs,
+    retry: config.models.retry,
+  });
+  try {
+    const state = await index.ensureCollection();
+    logger.info({ collection: backend.collection, state, embedder: embedder.id }, "qdrant collection ready");
+  } catch (error) {
+    if (error instanceof CollectionSchemaError) throw new ConfigError(error.message);
+    throw error;
+  }
+  return index;
+}
+
+/**
+ * The start-up corpus for every tenant: the corpus directory (when `includeConfigured`), then the
+ * extra directories. An empty or unreadable directory is a ConfigError.
+ */
+async function startupCorpus(config: Config, options: RetrievalBackendOptions, includeConfigured: boolean): Promise<SourceDocument[]> {
+  const dirs = [...(includeConfigured ? [config.retrieval.corpusDir] : []), ...(options.extraCorpusDirs ?? [])];
+  const documents: SourceDocument[] = [];
+  for (const tenantId of options.tenants) {
+    for (const dir of dirs) {
+      let corpus;
+      try {
+        corpus = await loadCorpusDir(dir, { tenantId, domains: options.domains });
+      } catch (error) {
+        throw new ConfigError(`FRONTDESK_CORPUS_DIR: cannot read ${dir} (${error instanceof Error ? error.message : String(error)})`);
+      }
+      for (const problem of corpus.problems) options.logger.warn({ source: problem.source, reason: problem.reason }, "corpus document skipped");
+      if (corpus.documents.length === 0) throw new ConfigError(`no documents could be loaded from ${dir}`);
+      documents.push(...corpus.documents);
+    }
+  }
+  return documents;
+}

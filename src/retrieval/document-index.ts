@@ -1,0 +1,95 @@
+import type { Language } from "../text/language.js";
+import type { Chunk, SourceDocument } from "./types.js";
+
+/** What an index knows about a document, for ingest reports, listings and clarify options. */
+export interface DocumentSummary {
+  id: string;
+  tenantId: string;
+  title: string;
+  product: string;
+  domain: string;
+  lang: Language;
+  source?: string;
+  chunkCount: number;
+  /** SHA-256 of the indexed content (title, product, domain, lang, body). */
+  contentHash: string;
+}
+
+export type UpsertStatus = "added" | "replaced" | "unchanged";
+
+export interface UpsertOutcome {
+  documentId: string;
+  status: UpsertStatus;
+  chunkCount: number;
+}
+
+export type RemoveOutcome =
+  | { kind: "removed" }
+  | { kind: "not_found" }
+  /** The document belongs to the start-up corpus directory: remove the file, not the document. */
+  | { kind: "read_only"; reason: string };
+
+export interface ListOptions {
+  /** At most this many documents (1..1000). */
+  pageSize: number;
+  /** From a previous page's `nextPageToken`; "" or absent for the first page. */
+  pageToken?: string;
+  /** Only documents of this domain. */
+  domain?: string;
+}
+
+export interface DocumentPage {
+  documents: DocumentSummary[];
+  /** "" when this is the last page. */
+  nextPageToken: string;
+}
+
+/** A page token this index did not issue (or one that was tampered with). */
+export class InvalidPageTokenError extends Error {
+  override readonly name = "InvalidPageTokenError";
+}
+
+/**
+ * Managing the documents behind a Retriever: ingestion writes through it, DocumentService exposes
+ * it. Everything is tenant-scoped: the tenant is a key, never inferred from a document id.
+ * Documents handed to `upsert` are already valid (see ingest.ts); a failure of a dependency
+ * (embedder, Qdrant) rejects with RetrievalUnavailableError and leaves already-indexed versions
+ * searchable.
+ */
+export interface DocumentIndex {
+  /**
+   * Chunks, embeds and indexes documents, one outcome per document in order. A changed document
+   * replaces its chunks; an unchanged one is a no-op.
+   */
+  upsert(documents: readonly SourceDocument[], signal?: AbortSignal): Promise<UpsertOutcome[]>;
+  remove(tenantId: string, documentId: string, signal?: AbortSignal): Promise<RemoveOutcome>;
+  /** The tenant's documents in a stable order: by id (embedded index), by point id (Qdrant). */
+  listDocuments(tenantId: string, options: ListOptions, signal?: AbortSignal): Promise<DocumentPage>;
+  /** A chunk by its id (a citation), or undefined when the tenant has no such chunk. */
+  getChunk(tenantId: string, chunkId: string, signal?: AbortSignal): Promise<Chunk | undefined>;
+}
+
+/** Splits `${documentId}#${chunkIndex}`; null when the id is not of that form. */
+export function parseChunkId(chunkId: string): { documentId: string; chunkIndex: number } | null {
+  const hash = chunkId.lastIndexOf("#");
+  if (hash <= 0) return null;
+  const index = chunkId.slice(hash + 1);
+  // Canonical decimal only: "#01" or "#1.0" would name the same chunk twice.
+  if (!/^(?:0|[1-9]\d{0,8})$/u.test(index)) return null;
+  return { documentId: chunkId.slice(0, hash), chunkIndex: Number(index) };
+}
+
+/** Page tokens are opaque to callers: base64url of a small JSON object. */
+export function encodePageToken(value: Record<string, string | number>): string {
+  return Buffer.from(JSON.stringify(value), "utf8").toString("base64url");
+}
+
+export function decodePageToken(token: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // Fall through: malformed.
+  }
+  throw new InvalidPageTokenError("page_token: not a token this service issued");
+}
