@@ -1,0 +1,206 @@
+import pg from "pg";
+import type { Logger } from "../domain/logger.js";
+import { StorageUnavailableError } from "./errors.js";
+import { clientConfig, type PostgresConnectionOptions } from "./postgres-connection.js";
+import { createFanout, type FanoutOptions, type PublishedEvent, type ThreadTopic, type TurnEvents } from "./watch.js";
+
+export const TURN_EVENTS_CHANNEL = "frontdesk_turn_events";
+
+/**
+ * NOTIFY payloads must be shorter than 8000 bytes. Events whose envelope is larger (a long
+ * answer with its citations) are stored in frontdesk_event_payloads and NOTIFY carries the id.
+ */
+export const NOTIFY_INLINE_LIMIT_BYTES = 7_900;
+
+/** What travels over NOTIFY: the topic, and the payload or the id of the row holding it. */
+type Envelope = { t: string; h: string; p: unknown } | { t: string; h: string; ref: string };
+
+function parseEnvelope(text: string): Envelope | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== "object" || value === null || !("t" in value) || !("h" in value)) return null;
+  const { t, h } = value;
+  if (typeof t !== "string" || typeof h !== "string") return null;
+  if ("ref" in value && typeof value.ref === "string") return { t, h, ref: value.ref };
+  if ("p" in value) return { t, h, p: value.p };
+  return null;
+}
+
+export interface PostgresTurnEventsOptions extends FanoutOptions {
+  connection: PostgresConnectionOptions;
+  /** Publishing and fetching large payloads. */
+  pool: pg.Pool;
+  logger: Logger;
+  /** Large payload rows older than this are deleted when new ones are written. */
+  payloadRetentionSeconds: number;
+  /** Events waiting to be published; beyond it new events are dropped (and logged) rather than queued without bound. */
+  publishQueue: number;
+  /** First reconnect delay of the LISTEN connection, doubled up to 5 s. Default 200 ms. */
+  reconnectDelayMs?: number;
+}
+
+export interface PostgresTurnEvents extends TurnEvents {
+  /** Resolves when every event published so far has been sent (tests, shutdown). */
+  flush(): Promise<void>;
+  /** True while the LISTEN connection is up. */
+  readonly listening: boolean;
+}
+
+/**
+ * Turn events across processes through LISTEN/NOTIFY. Each process keeps one LISTEN connection
+ * and hands what arrives to its local watchers; it publishes its own turns' events in order
+ * through one queue (NOTIFYs of one session are delivered in commit order). If the LISTEN
+ * connection drops, every watcher is told it fell behind (events may have been missed) and the
+ * connection is re-established in the background; until then new watchers are refused as
+ * UNAVAILABLE.
+ */
+export async function createPostgresTurnEvents(options: PostgresTurnEventsOptions): Promise<PostgresTurnEvents> {
+  const { pool, logger } = options;
+  const fanout = createFanout(options);
+  const baseDelay = options.reconnectDelayMs ?? 200;
+
+  let listener: pg.Client | null = null;
+  let closed = false;
+  let reconnectTimer: NodeJS.Timeout | null = null;
+  // Notifications are handled one after another, so a large event fetched by id keeps its place.
+  let inbound: Promise<void> = Promise.resolve();
+  let outbound: Promise<void> = Promise.resolve();
+  let pendingPublishes = 0;
+
+  async function receive(text: string): Promise<void> {
+    const envelope = parseEnvelope(text);
+    if (envelope === null) {
+      logger.warn({ channel: TURN_EVENTS_CHANNEL }, "ignored a malformed turn event notification");
+      return;
+    }
+    const topic: ThreadTopic = { tenantId: envelope.t, threadId: envelope.h };
+    if (!fanout.wants(topic)) return;
+    if ("p" in envelope) {
+      fanout.deliver({ ...topic, payload: envelope.p });
+      return;
+    }
+    try {
+      const result = await pool.query<{ payload: string }>("SELECT payload FROM frontdesk_event_payloads WHERE id = $1", [envelope.ref]);
+      const row = result.rows[0];
+      if (row === undefined) throw new Error(`event payload ${envelope.ref} is gone`);
+      fanout.deliver({ ...topic, payload: JSON.parse(row.payload) as unknown });
+    } catch (err) {
+      logger.warn({ err }, "could not fetch a large turn event; its watchers fell behind");
+      fanout.interrupt("source_interrupted", topic);
+    }
+  }
+
+  async function connect(): Promise<void> {
+    const client = new pg.Client(clientConfig({ ...options.connection, applicationName: "frontdesk-listen", statementTimeoutMs: options.connection.statementTimeoutMs }));
+    const lost = (err?: Error) => {
+      if (listener !== client) return;
+      listener = null;
+      if (closed) return;
+      logger.warn({ err }, "turn events connection lost; watchers were told they fell behind, reconnecting");
+      fanout.interrupt("source_interrupted");
+      scheduleReconnect(baseDelay);
+    };
+    client.on("error", lost);
+    client.on("end", () => lost());
+    client.on("notification", (message) => {
+      if (message.channel !== TURN_EVENTS_CHANNEL || message.payload === undefined) return;
+      const text = message.payload;
+      inbound = inbound.then(() => receive(text));
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${TURN_EVENTS_CHANNEL}`);
+    } catch (err) {
+      client.removeAllListeners("end");
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    listener = client;
+  }
+
+  function scheduleReconnect(delayMs: number): void {
+    if (closed || reconnectTimer !== null) return;
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = null;
+      connect().then(
+        () => logger.info({}, "turn events connection re-established"),
+        (err: unknown) => {
+          logger.warn({ err }, "turn events connection still down");
+          scheduleReconnect(Math.min(delayMs * 2, 5_000));
+        },
+      );
+    }, delayMs);
+    reconnectTimer.unref();
+  }
+
+  async function send(event: PublishedEvent): Promise<void> {
+    const inline = JSON.stringify({ t: event.tenantId, h: event.threadId, p: event.payload });
+    if (Buffer.byteLength(inline, "utf8") <= NOTIFY_INLINE_LIMIT_BYTES) {
+      await pool.query("SELECT pg_notify($1, $2)", [TURN_EVENTS_CHANNEL, inline]);
+      return;
+    }
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const inserted = await client.query<{ id: string }>(
+        "INSERT INTO frontdesk_event_payloads (tenant_id, thread_id, payload) VALUES ($1, $2, $3) RETURNING id::text AS id",
+        [event.tenantId, event.threadId, JSON.stringify(event.payload)],
+      );
+      await client.query("DELETE FROM frontdesk_event_payloads WHERE created_at < now() - make_interval(secs => $1)", [options.payloadRetentionSeconds]);
+      // In the same transaction: the row is visible by the time anyone hears of it.
+      await client.query("SELECT pg_notify($1, $2)", [TURN_EVENTS_CHANNEL, JSON.stringify({ t: event.tenantId, h: event.threadId, ref: inserted.rows[0]!.id })]);
+      await client.query("COMMIT");
+      client.release();
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      client.release(err instanceof Error ? err : true);
+      throw err;
+    }
+  }
+
+  await connect();
+
+  return {
+    get listening() {
+      return listener !== null;
+    },
+
+    publish(event) {
+      if (closed) return;
+      if (pendingPublishes >= options.publishQueue) {
+        logger.warn({ tenant: event.tenantId, thread: event.threadId }, "turn event dropped: publish queue full");
+        return;
+      }
+      pendingPublishes++;
+      outbound = outbound
+        .then(() => send(event))
+        .catch((err: unknown) => logger.warn({ err, tenant: event.tenantId, thread: event.threadId }, "turn event not published"))
+        .finally(() => {
+          pendingPublishes--;
+        });
+    },
+
+    async subscribe(filter) {
+      if (listener === null) throw new StorageUnavailableError("turn events are unavailable: the PostgreSQL LISTEN connection is down");
+      return fanout.subscribe(filter);
+    },
+
+    flush() {
+      return outbound;
+    },
+
+    async close() {
+      closed = true;
+      if (reconnectTimer !== null) clearTimeout(reconnectTimer);
+      await outbound;
+      fanout.closeAll();
+      const client = listener;
+      listener = null;
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
