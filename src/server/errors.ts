@@ -49,6 +49,9 @@ export function toConnectError(err: unknown, ctx: ErrorContext): ConnectError {
     ctx.logger.warn({ err, procedure: ctx.procedure }, "storage unavailable");
     return new ConnectError("storage unavailable, retry with the same request_id", Code.Unavailable, undefined, undefined, err);
   }
+  if (err instanceof Error && err.name === "WatchLimitError") {
+    return new ConnectError("too many watchers on this server, retry later", Code.ResourceExhausted, undefined, undefined, err);
+  }
   ctx.logger.error({ err, procedure: ctx.procedure }, "turn failed with an unexpected error");
   return new ConnectError("internal error", Code.Internal, undefined, undefined, err);
 }

@@ -73,6 +73,8 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
   const reflection = createReflectionIndex(SERVICES);
   // Aborting this makes every running handler's ctx.signal fire with UNAVAILABLE (Connect option).
   const shutdown = new AbortController();
+  // Fires when close() begins: open-ended streams (watches) end then, running turns get the grace period.
+  const draining = new AbortController();
 
   const agentRoutes = createAgentRoutes({
     turnService: options.turnService,
@@ -80,6 +82,7 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
     logger,
     tenants,
     domains: options.domains,
+    draining: draining.signal,
   });
   const routes = (router: ConnectRouter) => {
     agentRoutes(router);
@@ -147,6 +150,7 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
       closing ??= (async () => {
         // Probes see NOT_SERVING first, so a load balancer stops routing here before calls end.
         health.shutdown();
+        draining.abort();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         // GOAWAY: no new streams on existing connections; running calls may finish.
         for (const session of sessions) session.close();
