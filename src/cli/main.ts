@@ -6,6 +6,7 @@ export const MAIN_HELP = `Usage: frontdesk <command> [options]
 Commands:
   serve   run the turn service (gRPC, gRPC-Web and Connect on one port)
   chat    talk to a running server from the terminal
+  db      migrate (or check) the PostgreSQL schema in DATABASE_URL
 
 Run "frontdesk <command> --help" for a command's options and environment variables.
 `;
@@ -38,6 +39,11 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
         return await serveCommand(rest, io, { createApp: loadCreateApp });
       case "chat":
         return await chatCommand(rest, io);
+      case "db": {
+        // Loaded on demand, like the application: other commands never load the database drivers.
+        const { dbCommand } = await import("./db.js");
+        return await dbCommand(rest, io);
+      }
       case undefined:
       case "help":
       case "--help":

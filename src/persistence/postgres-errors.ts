@@ -48,8 +48,29 @@ export function asStorageError(err: unknown, what: string): unknown {
   return err;
 }
 
-/** Runs one storage operation, classifying its failure. */
+/**
+ * A pooled connection that the server ended while it sat idle (a restart, pg_terminate_backend):
+ * the pool may hand it out before it notices. Unlike a refused connection, trying again at once
+ * on a fresh connection is likely to work.
+ */
+export function isStaleConnection(err: unknown): boolean {
+  if (typeof err !== "object" || err === null) return false;
+  const code = codeOf(err);
+  if (code === "57P01" || code === "57P02") return true;
+  const message = err instanceof Error ? err.message : "";
+  return message.includes("Connection terminated") || message.includes("not queryable");
+}
+
+/**
+ * Runs one storage operation, classifying its failure. Operations are idempotent (reads,
+ * upserts, deletes, lock attempts), so one that failed on a stale connection is tried once more.
+ */
 export async function guarded<T>(what: string, operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (err) {
+    if (!isStaleConnection(err)) throw asStorageError(err, what);
+  }
   try {
     return await operation();
   } catch (err) {

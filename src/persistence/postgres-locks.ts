@@ -3,7 +3,7 @@ import type { Logger } from "../domain/logger.js";
 import { StorageUnavailableError } from "./errors.js";
 import type { Lease, ThreadLocks } from "./locks.js";
 import { advisoryKey } from "./postgres-connection.js";
-import { asStorageError, guarded } from "./postgres-errors.js";
+import { guarded } from "./postgres-errors.js";
 
 /**
  * One turn at a time per thread across every process sharing the database: a session-level
@@ -27,52 +27,9 @@ export function createPostgresLocks(pool: pg.Pool, logger: Logger): PostgresThre
   const held = new Map<string, Held>();
 
   return {
-    async tryAcquire(threadKey) {
-      const key = advisoryKey(`thread:${threadKey}`);
-      const client = await guarded("locking a thread", () => pool.connect());
-      const entry: Held = { client, lost: null };
-      // A checked-out client that loses its connection emits "error"; unheard, that crashes the process.
-      const onError = (err: Error) => {
-        entry.lost = err;
-        logger.warn({ err, thread: threadKey }, "the connection holding a thread lock was lost");
-      };
-      client.on("error", onError);
-      let acquired: boolean;
-      try {
-        const result = await client.query<{ acquired: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS acquired", [key]);
-        acquired = result.rows[0]?.acquired === true;
-      } catch (err) {
-        client.off("error", onError);
-        client.release(err instanceof Error ? err : true);
-        throw asStorageError(err, "locking a thread");
-      }
-      if (!acquired) {
-        client.off("error", onError);
-        client.release();
-        return null;
-      }
-      held.set(threadKey, entry);
-      let released = false;
-      const lease: Lease = {
-        async release() {
-          if (released) return;
-          released = true;
-          held.delete(threadKey);
-          client.off("error", onError);
-          if (entry.lost !== null) {
-            client.release(entry.lost);
-            return;
-          }
-          try {
-            await client.query("SELECT pg_advisory_unlock($1::bigint)", [key]);
-            client.release();
-          } catch (err) {
-            // Destroying the connection ends the session, and the session's locks with it.
-            client.release(err instanceof Error ? err : true);
-          }
-        },
-      };
-      return lease;
+    tryAcquire(threadKey) {
+      // Retried once on a stale pooled connection, like every other idempotent operation.
+      return guarded("locking a thread", () => attempt(threadKey));
     },
 
     connectionFor(threadKey) {
@@ -87,4 +44,52 @@ export function createPostgresLocks(pool: pg.Pool, logger: Logger): PostgresThre
       held.clear();
     },
   };
+
+  async function attempt(threadKey: string): Promise<Lease | null> {
+    const key = advisoryKey(`thread:${threadKey}`);
+    const client = await pool.connect();
+    const entry: Held = { client, lost: null };
+    // A checked-out client that loses its connection emits "error"; unheard, that crashes the process.
+    const onError = (err: Error) => {
+      entry.lost = err;
+      logger.warn({ err, thread: threadKey }, "the connection holding a thread lock was lost");
+    };
+    client.on("error", onError);
+    let acquired: boolean;
+    try {
+      const result = await client.query<{ acquired: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS acquired", [key]);
+      acquired = result.rows[0]?.acquired === true;
+    } catch (err) {
+      client.off("error", onError);
+      client.release(err instanceof Error ? err : true);
+      throw err;
+    }
+    if (!acquired) {
+      client.off("error", onError);
+      client.release();
+      return null;
+    }
+    held.set(threadKey, entry);
+    let released = false;
+    const lease: Lease = {
+      async release() {
+        if (released) return;
+        released = true;
+        held.delete(threadKey);
+        client.off("error", onError);
+        if (entry.lost !== null) {
+          client.release(entry.lost);
+          return;
+        }
+        try {
+          await client.query("SELECT pg_advisory_unlock($1::bigint)", [key]);
+          client.release();
+        } catch (err) {
+          // Destroying the connection ends the session, and the session's locks with it.
+          client.release(err instanceof Error ? err : true);
+        }
+      },
+    };
+    return lease;
+  }
 }

@@ -95,7 +95,7 @@ export async function createPostgresTurnEvents(options: PostgresTurnEventsOption
   }
 
   async function connect(): Promise<void> {
-    const client = new pg.Client(clientConfig({ ...options.connection, applicationName: "frontdesk-listen", statementTimeoutMs: options.connection.statementTimeoutMs }));
+    const client = new pg.Client(clientConfig(options.connection));
     const lost = (err?: Error) => {
       if (listener !== client) return;
       listener = null;

@@ -4,7 +4,7 @@ import type { Config, PostgresSettings } from "../config/config.js";
 import type { Logger } from "../domain/logger.js";
 import type { Persistence } from "./index.js";
 import { advisoryKey, clientConfig, createPool, describeDatabase, type PostgresConnectionOptions } from "./postgres-connection.js";
-import { guarded } from "./postgres-errors.js";
+import { asStorageError, guarded } from "./postgres-errors.js";
 import { createPostgresLocks } from "./postgres-locks.js";
 import { FrontdeskPostgresSaver } from "./postgres-saver.js";
 import { assertSchemaReady, migrateSchema, type MigrationReport } from "./postgres-schema.js";
@@ -137,44 +137,47 @@ export async function createPostgresPersistence(options: PostgresPersistenceOpti
 
   async function sweepIdleThreads(): Promise<number> {
     if (settings.threadTtlHours <= 0) return 0;
-    return guarded("sweeping idle threads", async () => {
-      const client = await pool.connect();
-      let swept = 0;
+    const client = await guarded("sweeping idle threads", () => pool.connect());
+    let failure: unknown = null;
+    try {
+      // One sweeper at a time across replicas; the others skip this round.
+      const lock = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS ok", [SWEEP_LOCK]);
+      if (lock.rows[0]?.ok !== true) return 0;
       try {
-        // One sweeper at a time across replicas; the others skip this round.
-        const lock = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS ok", [SWEEP_LOCK]);
-        if (lock.rows[0]?.ok !== true) return 0;
-        try {
-          const idle = await client.query<{ thread_key: string }>(
-            "SELECT thread_key FROM frontdesk_threads WHERE last_turn_at < now() - make_interval(secs => $1) ORDER BY last_turn_at LIMIT $2",
-            [settings.threadTtlHours * 3_600, SWEEP_BATCH],
-          );
-          for (const { thread_key: key } of idle.rows) {
-            const lease = await locks.tryAcquire(key);
-            if (lease === null) continue; // a turn is running: the thread is not idle
-            try {
-              // Still idle? A turn may have committed between the query and the lock.
-              const still = await pool.query("SELECT 1 FROM frontdesk_threads WHERE thread_key = $1 AND last_turn_at < now() - make_interval(secs => $2)", [
-                key,
-                settings.threadTtlHours * 3_600,
-              ]);
-              if (still.rowCount === 1 && (await saver.eraseThread(key))) swept++;
-            } finally {
-              await lease.release();
-            }
-          }
-          await client.query("DELETE FROM frontdesk_event_payloads WHERE created_at < now() - make_interval(secs => $1)", [settings.payloadRetentionSeconds]);
-        } finally {
-          await client.query("SELECT pg_advisory_unlock($1::bigint)", [SWEEP_LOCK]);
-        }
-        client.release();
-      } catch (err) {
-        client.release(err instanceof Error ? err : true);
-        throw err;
+        const swept = await sweepLocked(client);
+        if (swept > 0) logger.info({ swept, ttlHours: settings.threadTtlHours }, "idle threads deleted");
+        return swept;
+      } finally {
+        await client.query("SELECT pg_advisory_unlock($1::bigint)", [SWEEP_LOCK]);
       }
-      if (swept > 0) logger.info({ swept, ttlHours: settings.threadTtlHours }, "idle threads deleted");
-      return swept;
-    });
+    } catch (err) {
+      failure = err;
+      throw asStorageError(err, "sweeping idle threads");
+    } finally {
+      client.release(failure instanceof Error ? failure : undefined);
+    }
+  }
+
+  async function sweepLocked(client: pg.PoolClient): Promise<number> {
+    const ttlSeconds = settings.threadTtlHours * 3_600;
+    const idle = await client.query<{ thread_key: string }>(
+      "SELECT thread_key FROM frontdesk_threads WHERE last_turn_at < now() - make_interval(secs => $1) ORDER BY last_turn_at LIMIT $2",
+      [ttlSeconds, SWEEP_BATCH],
+    );
+    let swept = 0;
+    for (const { thread_key: key } of idle.rows) {
+      const lease = await locks.tryAcquire(key);
+      if (lease === null) continue; // a turn is running: the thread is not idle
+      try {
+        // Still idle? A turn may have committed between the query and the lock.
+        const still = await client.query("SELECT 1 FROM frontdesk_threads WHERE thread_key = $1 AND last_turn_at < now() - make_interval(secs => $2)", [key, ttlSeconds]);
+        if (still.rowCount === 1 && (await saver.eraseThread(key))) swept++;
+      } finally {
+        await lease.release();
+      }
+    }
+    await client.query("DELETE FROM frontdesk_event_payloads WHERE created_at < now() - make_interval(secs => $1)", [settings.payloadRetentionSeconds]);
+    return swept;
   }
 
   let sweepTimer: NodeJS.Timeout | null = null;
