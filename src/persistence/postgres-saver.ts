@@ -124,28 +124,87 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
   /**
    * Writes a turn atomically on `client` (the connection holding the thread's advisory lock, so a
    * lost lock means a failed commit, never two writers): the checkpoint, the pruning of every
-   * older checkpoint, and the thread's last-activity time. All or nothing.
+   * older checkpoint and of channel values it no longer points at, and the thread's last-activity
+   * time. All or nothing. Not retried: a failed commit fails the turn, which the caller may retry.
    */
   async commitTurn(client: pg.ClientBase, threadKey: string, writes: readonly BufferedWrite[]): Promise<void> {
+    const only = writes.length === 1 && writes[0]!.kind === "checkpoint" ? writes[0]! : null;
+    try {
+      if (only !== null && only.kind === "checkpoint") await this.commitOneCheckpoint(client, threadKey, only);
+      else await this.commitInTransaction(client, threadKey, writes);
+    } catch (err) {
+      throw asStorageError(err, "committing a turn");
+    }
+  }
+
+  /**
+   * The usual turn (durability "exit": one checkpoint, no pending writes) as one statement: a
+   * single round trip, atomic without BEGIN/COMMIT. Sub-statements of a WITH see the same
+   * snapshot, so the prune cannot see the rows being inserted; which channel values to keep is
+   * taken from the new checkpoint's channel_versions ($7) rather than read back.
+   */
+  private async commitOneCheckpoint(client: pg.ClientBase, threadKey: string, write: Extract<BufferedWrite, { kind: "checkpoint" }>): Promise<void> {
+    const { tenantId, threadId } = parseThreadKey(threadKey);
+    const ns = namespaceOf(write.config);
+    const parent = write.config.configurable?.["checkpoint_id"];
+    const params: unknown[] = [
+      threadKey,
+      ns,
+      write.checkpoint.id,
+      typeof parent === "string" ? parent : null,
+      this._dumpCheckpoint(write.checkpoint),
+      await this._dumpMetadata(write.metadata),
+      JSON.stringify(write.checkpoint.channel_versions),
+      tenantId,
+      threadId,
+    ];
+    const blobs = await this._dumpBlobs(threadKey, ns, write.checkpoint.channel_values, write.newVersions);
+    const tuples = blobs.map((row) => `(${row.map((value) => `$${params.push(value)}`).join(", ")})`);
+    const insertBlobs =
+      tuples.length === 0
+        ? ""
+        : `new_blobs AS (${INSERT_BLOBS} VALUES ${tuples.join(", ")} ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING RETURNING 1),`;
+    await client.query(
+      `WITH ${insertBlobs}
+        new_checkpoint AS (
+          INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
+          VALUES ($1, $2, $3, $4, $5, $6)
+          ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata
+          RETURNING 1),
+        old_checkpoints AS (DELETE FROM checkpoints WHERE thread_id = $1 AND NOT (checkpoint_ns = $2 AND checkpoint_id = $3) RETURNING 1),
+        old_writes AS (DELETE FROM checkpoint_writes WHERE thread_id = $1 AND NOT (checkpoint_ns = $2 AND checkpoint_id = $3) RETURNING 1),
+        old_blobs AS (
+          DELETE FROM checkpoint_blobs b
+          WHERE b.thread_id = $1 AND (b.checkpoint_ns <> $2 OR ($7::jsonb ->> b.channel) IS DISTINCT FROM b.version)
+          RETURNING 1),
+        touched AS (
+          INSERT INTO frontdesk_threads (thread_key, tenant_id, thread_id) VALUES ($1, $8, $9)
+          ON CONFLICT (thread_key) DO UPDATE SET last_turn_at = now()
+          RETURNING 1)
+      SELECT (SELECT count(*) FROM new_checkpoint) AS written`,
+      params,
+    );
+  }
+
+  /** Any other shape of turn (several checkpoints, pending writes): the same effect in a transaction. */
+  private async commitInTransaction(client: pg.ClientBase, threadKey: string, writes: readonly BufferedWrite[]): Promise<void> {
     const { tenantId, threadId } = parseThreadKey(threadKey);
     const statements = await this.turnStatements(threadKey, writes);
     const keep = lastCheckpointId(writes);
     const keepWrite = writes.findLast((w) => w.kind === "checkpoint");
-    await guarded("committing a turn", async () => {
-      await client.query("BEGIN");
-      try {
-        for (const [sql, params] of statements) await client.query(sql, params);
-        if (keep !== null && keepWrite !== undefined) {
-          for (const sql of PRUNE) await client.query(sql, [threadKey, namespaceOf(keepWrite.config), keep]);
-        }
-        await client.query(TOUCH_THREAD, [threadKey, tenantId, threadId]);
-        await client.query("COMMIT");
-      } catch (err) {
-        // On a dead connection the rollback fails too; the server rolls back on its own then.
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw err;
+    await client.query("BEGIN");
+    try {
+      for (const [sql, params] of statements) await client.query(sql, params);
+      if (keep !== null && keepWrite !== undefined) {
+        for (const sql of PRUNE) await client.query(sql, [threadKey, namespaceOf(keepWrite.config), keep]);
       }
-    });
+      await client.query(TOUCH_THREAD, [threadKey, tenantId, threadId]);
+      await client.query("COMMIT");
+    } catch (err) {
+      // On a dead connection the rollback fails too; the server rolls back on its own then.
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    }
   }
 
   /** Deletes everything kept for a thread. True when there was something to delete. */

@@ -68,8 +68,9 @@ export async function createPostgresTurnEvents(options: PostgresTurnEventsOption
   let reconnectTimer: NodeJS.Timeout | null = null;
   // Notifications are handled one after another, so a large event fetched by id keeps its place.
   let inbound: Promise<void> = Promise.resolve();
-  let outbound: Promise<void> = Promise.resolve();
-  let pendingPublishes = 0;
+  // Waiting to be sent, in publish order; one pump sends them, consecutive small ones in one query.
+  const queue: PublishedEvent[] = [];
+  let pumping: Promise<void> | null = null;
 
   async function receive(text: string): Promise<void> {
     const envelope = parseEnvelope(text);
@@ -137,12 +138,15 @@ export async function createPostgresTurnEvents(options: PostgresTurnEventsOption
     reconnectTimer.unref();
   }
 
-  async function send(event: PublishedEvent): Promise<void> {
-    const inline = JSON.stringify({ t: event.tenantId, h: event.threadId, p: event.payload });
-    if (Buffer.byteLength(inline, "utf8") <= NOTIFY_INLINE_LIMIT_BYTES) {
-      await pool.query("SELECT pg_notify($1, $2)", [TURN_EVENTS_CHANNEL, inline]);
-      return;
-    }
+  const envelopeOf = (event: PublishedEvent) => JSON.stringify({ t: event.tenantId, h: event.threadId, p: event.payload });
+  const fitsInline = (envelope: string) => Buffer.byteLength(envelope, "utf8") <= NOTIFY_INLINE_LIMIT_BYTES;
+
+  /** Several NOTIFYs in one round trip, delivered in array order (one session, one transaction). */
+  async function sendInline(envelopes: string[]): Promise<void> {
+    await pool.query("SELECT pg_notify($1, e.payload) FROM unnest($2::text[]) WITH ORDINALITY AS e(payload, n) ORDER BY e.n", [TURN_EVENTS_CHANNEL, envelopes]);
+  }
+
+  async function sendLarge(event: PublishedEvent): Promise<void> {
     const client = await pool.connect();
     try {
       await client.query("BEGIN");
@@ -162,6 +166,33 @@ export async function createPostgresTurnEvents(options: PostgresTurnEventsOption
     }
   }
 
+  function startPump(): void {
+    if (pumping !== null) return;
+    pumping = pump().finally(() => {
+      pumping = null;
+      // An event published after the loop's last check and before this line.
+      if (queue.length > 0) startPump();
+    });
+  }
+
+  async function pump(): Promise<void> {
+    while (queue.length > 0) {
+      const batch: string[] = [];
+      while (queue.length > 0 && batch.length < 500) {
+        const envelope = envelopeOf(queue[0]!);
+        if (!fitsInline(envelope)) break;
+        batch.push(envelope);
+        queue.shift();
+      }
+      try {
+        if (batch.length > 0) await sendInline(batch);
+        else await sendLarge(queue.shift()!);
+      } catch (err) {
+        logger.warn({ err, events: Math.max(batch.length, 1) }, "turn events not published");
+      }
+    }
+  }
+
   await connect();
 
   return {
@@ -171,17 +202,12 @@ export async function createPostgresTurnEvents(options: PostgresTurnEventsOption
 
     publish(event) {
       if (closed) return;
-      if (pendingPublishes >= options.publishQueue) {
+      if (queue.length >= options.publishQueue) {
         logger.warn({ tenant: event.tenantId, thread: event.threadId }, "turn event dropped: publish queue full");
         return;
       }
-      pendingPublishes++;
-      outbound = outbound
-        .then(() => send(event))
-        .catch((err: unknown) => logger.warn({ err, tenant: event.tenantId, thread: event.threadId }, "turn event not published"))
-        .finally(() => {
-          pendingPublishes--;
-        });
+      queue.push(event);
+      startPump();
     },
 
     async subscribe(filter) {
@@ -189,14 +215,14 @@ export async function createPostgresTurnEvents(options: PostgresTurnEventsOption
       return fanout.subscribe(filter);
     },
 
-    flush() {
-      return outbound;
+    async flush() {
+      while (pumping !== null) await pumping;
     },
 
     async close() {
       closed = true;
       if (reconnectTimer !== null) clearTimeout(reconnectTimer);
-      await outbound;
+      while (pumping !== null) await pumping;
       fanout.closeAll();
       const client = listener;
       listener = null;

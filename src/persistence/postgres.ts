@@ -198,11 +198,9 @@ export async function createPostgresPersistence(options: PostgresPersistenceOpti
     sweepIdleThreads,
     async close() {
       if (sweepTimer !== null) clearInterval(sweepTimer);
-      console.log("P1", lockPool.totalCount, lockPool.idleCount, pool.totalCount, pool.idleCount);
       await events.close();
-      console.log("P2");
       await locks.close();
-      for (const end of ends) { await end().catch(() => undefined); console.log("P3"); }
+      await endAll();
     },
   };
 }

@@ -1,3 +1,4 @@
+import { emptyCheckpoint, uuid6, type Checkpoint } from "@langchain/langgraph-checkpoint";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type PostgresSettings } from "../../src/config/config.js";
 import { silentLogger } from "../../src/domain/logger.js";
@@ -199,6 +200,39 @@ describe("threads on PostgreSQL", () => {
     expect(await storeRows()).toHaveLength(1);
     expect(await h.service.deleteUserMemory("erase", "u-erase")).toEqual({ existed: true });
     expect(await storeRows()).toEqual([]);
+  });
+
+  it("commits a turn of any shape atomically: several checkpoints and pending writes, pruned to the last", async () => {
+    const key = "default/shapes";
+    const config = { configurable: { thread_id: key, checkpoint_ns: "" } };
+    const checkpoint = (values: Record<string, unknown>, versions: Record<string, number>): Checkpoint => ({
+      ...emptyCheckpoint(),
+      id: uuid6(-1),
+      channel_values: values,
+      channel_versions: versions,
+    });
+    const lease = await p.locks.tryAcquire(key);
+    if (lease === null) throw new Error("lock not acquired");
+    try {
+      p.saver.begin(key);
+      const first = checkpoint({ a: "one", b: "kept" }, { a: 1, b: 1 });
+      const firstConfig = await p.saver.put(config, first, { source: "loop", step: 0, parents: {} }, { a: 1, b: 1 });
+      await p.saver.putWrites(firstConfig, [["a", "pending"]], "task-1");
+      const second = checkpoint({ a: "two", b: "kept" }, { a: 2, b: 1 });
+      const secondConfig = await p.saver.put(firstConfig, second, { source: "loop", step: 1, parents: {} }, { a: 2 });
+      await p.saver.putWrites(secondConfig, [["a", "later"]], "task-2");
+      // Nothing is visible before the commit.
+      expect(await threadFootprint(db, key)).toMatchObject({ checkpoints: 0, blobs: 0, writes: 0 });
+      await p.saver.commit(key);
+      expect(await threadFootprint(db, key)).toMatchObject({ checkpoints: 1, blobs: 2, writes: 1 });
+      const tuple = await p.saver.getTuple({ configurable: { thread_id: key } });
+      expect(tuple?.checkpoint.id).toBe(second.id);
+      expect(tuple?.checkpoint.channel_values).toEqual({ a: "two", b: "kept" });
+      expect(tuple?.pendingWrites).toEqual([["task-2", "a", "later"]]);
+      expect(await db.query("SELECT 1 FROM frontdesk_threads WHERE thread_key = $1", [key])).toHaveLength(1);
+    } finally {
+      await lease.release();
+    }
   });
 
   it("refuses to delete a thread while a turn runs on it", async () => {
