@@ -35,20 +35,9 @@ export interface AppOverrides {
 }
 
 export async function createApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
-  // Storage first: an unreachable or unmigrated database fails the start in seconds, before the corpus is indexed.
-  const persistence = overrides.persistence ?? (await createPersistence(config, logger));
-  try {
-    return await assemble(config, logger, overrides, persistence);
-  } catch (err) {
-    // Our pools and the LISTEN connection would keep a failed start from exiting.
-    if (overrides.persistence === undefined) await persistence.close();
-    throw err;
-  }
-}
-
-async function assemble(config: Config, logger: Logger, overrides: AppOverrides, persistence: Persistence): Promise<App> {
   const bundle = loadBundle(config.bundleDir);
   const tenants = configuredTenants(config);
+
   const retriever = createEmbeddedRetriever({
     embedder: createLocalEmbedder(),
     candidates: config.retrieval.candidates,
@@ -64,6 +53,7 @@ async function assemble(config: Config, logger: Logger, overrides: AppOverrides,
   }
   logger.info({ chunks: retriever.size, tenants, corpus: config.retrieval.corpusDir }, "corpus indexed");
 
+  const persistence = overrides.persistence ?? (await createPersistence(config, logger));
   const now = overrides.now ?? Date.now;
   const deps: AgentDeps = {
     models: overrides.models ?? createModelProvider(config),
