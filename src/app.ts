@@ -11,6 +11,7 @@ import type { TurnService } from "./agent/types.js";
 import { createModelProvider, type ModelProvider } from "./models/index.js";
 import { createPersistence, type Persistence } from "./persistence/index.js";
 import { createEmbeddedRetriever, createLocalEmbedder, loadCorpusDir } from "./retrieval/index.js";
+import type { Chunk } from "./retrieval/types.js";
 
 /** The running service's parts, wired once from configuration (the composition root). */
 export interface App {
@@ -19,6 +20,8 @@ export interface App {
   tenants: string[];
   /** Retrieval domains a request may name (from the config bundle); others are INVALID_ARGUMENT. */
   domains: readonly string[];
+  /** An indexed chunk by id, for a tenant: lets evaluation check answers against their cited text. */
+  getChunk(tenantId: string, chunkId: string): Chunk | undefined;
   close(): Promise<void>;
 }
 
@@ -32,6 +35,11 @@ export interface AppOverrides {
   models?: ModelProvider;
   persistence?: Persistence;
   now?: () => number;
+  /**
+   * Directories loaded after the configured corpus, for every tenant: test-only documents (the
+   * evaluation's fixtures) that must never ship in the bundled corpus.
+   */
+  extraCorpusDirs?: readonly string[];
 }
 
 export async function createApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
@@ -46,17 +54,19 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   });
   // The bundled sample corpus (or FRONTDESK_CORPUS_DIR) is served to every configured tenant.
   for (const tenantId of tenants) {
-    const corpus = await loadCorpusDir(config.retrieval.corpusDir, { tenantId, domains: bundle.domains });
-    for (const problem of corpus.problems) logger.warn({ source: problem.source, reason: problem.reason }, "corpus document skipped");
-    if (corpus.documents.length === 0) throw new ConfigError(`no documents could be loaded from ${config.retrieval.corpusDir}`);
-    await retriever.add(corpus.documents);
+    for (const dir of [config.retrieval.corpusDir, ...(overrides.extraCorpusDirs ?? [])]) {
+      const corpus = await loadCorpusDir(dir, { tenantId, domains: bundle.domains });
+      for (const problem of corpus.problems) logger.warn({ source: problem.source, reason: problem.reason }, "corpus document skipped");
+      if (corpus.documents.length === 0) throw new ConfigError(`no documents could be loaded from ${dir}`);
+      await retriever.add(corpus.documents);
+    }
   }
   logger.info({ chunks: retriever.size, tenants, corpus: config.retrieval.corpusDir }, "corpus indexed");
 
   const persistence = overrides.persistence ?? (await createPersistence(config, logger));
   const now = overrides.now ?? Date.now;
   const deps: AgentDeps = {
-    models: overrides.models ?? createModelProvider(config),
+    models: overrides.models ?? createModelProvider(config, bundle),
     retriever,
     profiles: persistence.profiles,
     policy: createPolicy(bundle),
@@ -66,6 +76,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     newId: randomUUID,
     logger,
   };
+  logger.info({ provider: deps.models.id, bundle: bundle.version }, "model provider ready");
   const graph = compileGraph(deps, persistence.saver);
   const turnService = createTurnService({
     graph,
@@ -83,6 +94,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     turnService,
     tenants,
     domains: bundle.domains,
+    getChunk: (tenantId, chunkId) => retriever.getChunk(tenantId, chunkId),
     async close() {
       await persistence.close();
     },

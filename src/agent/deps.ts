@@ -26,6 +26,8 @@ export interface AgentSettings {
   /** Phrase the clarifying question with the model (options stay fixed). Default false: copy. */
   clarifyWithModel: boolean;
   retry: RetryPolicy;
+  /** Model calls stop this long before the turn's deadline, leaving time to hand off. */
+  handoffReserveMs: number;
 }
 
 /** Everything a node needs, injected once when the graph is built. */
@@ -54,5 +56,6 @@ export function settingsFromConfig(config: Config): AgentSettings {
     grading: config.grading,
     clarifyWithModel: config.models.clarifyWithModel,
     retry: config.models.retry,
+    handoffReserveMs: config.models.handoffReserveMs,
   };
 }

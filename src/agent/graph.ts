@@ -1,4 +1,5 @@
-import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { END, START, StateGraph, type BaseCheckpointSaver, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { AgentDeps } from "./deps.js";
 import { clarifyNode } from "./nodes/clarify.js";
 import { contextualizeNode } from "./nodes/contextualize.js";
@@ -12,7 +13,7 @@ import { retrieveNode } from "./nodes/retrieve.js";
 import { triageNode } from "./nodes/triage.js";
 import { verifyNode } from "./nodes/verify.js";
 import { writeMemoryNode } from "./nodes/write-memory.js";
-import { AgentState, type AgentStateValue } from "./state.js";
+import { AgentState, type AgentStateUpdate, type AgentStateValue } from "./state.js";
 
 /**
  * Routing: pure functions of the state, so every route is testable without a database or a
@@ -69,20 +70,35 @@ export const routeAfterVerify: Route<"escalate" | "write_memory" | "generate"> =
   return state.verification?.grounded === true ? NODES.writeMemory : NODES.generate;
 };
 
+type Node = (state: AgentStateValue, config: LangGraphRunnableConfig) => Promise<AgentStateUpdate>;
+
+/**
+ * Each node starts on a fresh turn of the event loop. A turn with the offline model is one long
+ * chain of promise continuations; without these boundaries the server could neither flush
+ * progress events to the client nor notice a cancelled call until the whole turn was over.
+ */
+const onFreshTick =
+  (node: Node): Node =>
+  async (state, config) => {
+    await yieldToEventLoop();
+    if (config.signal?.aborted) throw config.signal.reason;
+    return node(state, config);
+  };
+
 /** Builds the turn graph; compile with a checkpointer to keep threads. */
 export function buildGraph(deps: AgentDeps) {
   return new StateGraph(AgentState)
-    .addNode(NODES.loadMemory, loadMemoryNode(deps))
-    .addNode(NODES.triage, triageNode(deps))
-    .addNode(NODES.contextualize, contextualizeNode(deps))
-    .addNode(NODES.retrieve, retrieveNode(deps))
-    .addNode(NODES.grade, gradeNode(deps))
-    .addNode(NODES.clarify, clarifyNode(deps))
-    .addNode(NODES.generate, generateNode(deps))
-    .addNode(NODES.verify, verifyNode(deps))
-    .addNode(NODES.escalate, escalateNode(deps))
-    .addNode(NODES.writeMemory, writeMemoryNode(deps))
-    .addNode(NODES.recordTurn, recordTurnNode(deps))
+    .addNode(NODES.loadMemory, onFreshTick(loadMemoryNode(deps)))
+    .addNode(NODES.triage, onFreshTick(triageNode(deps)))
+    .addNode(NODES.contextualize, onFreshTick(contextualizeNode(deps)))
+    .addNode(NODES.retrieve, onFreshTick(retrieveNode(deps)))
+    .addNode(NODES.grade, onFreshTick(gradeNode(deps)))
+    .addNode(NODES.clarify, onFreshTick(clarifyNode(deps)))
+    .addNode(NODES.generate, onFreshTick(generateNode(deps)))
+    .addNode(NODES.verify, onFreshTick(verifyNode(deps)))
+    .addNode(NODES.escalate, onFreshTick(escalateNode(deps)))
+    .addNode(NODES.writeMemory, onFreshTick(writeMemoryNode(deps)))
+    .addNode(NODES.recordTurn, onFreshTick(recordTurnNode(deps)))
     .addEdge(START, NODES.loadMemory)
     .addEdge(NODES.loadMemory, NODES.triage)
     .addConditionalEdges(NODES.triage, routeAfterTriage, [NODES.escalate, NODES.generate, NODES.contextualize])

@@ -24,6 +24,8 @@ export interface TurnContext {
   locale: string;
   domain: string;
   startedAtMs: number;
+  /** When the caller gives up on the turn (its time limit); absent when there is none. */
+  deadlineAtMs?: number;
 }
 
 export interface HistoryEntry extends HistoryLine {

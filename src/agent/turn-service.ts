@@ -103,6 +103,7 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
           locale: input.locale ?? "",
           domain: input.domain ?? "",
           startedAtMs,
+          ...(options.timeLimitMs !== undefined ? { deadlineAtMs: startedAtMs + options.timeLimitMs } : {}),
         };
         const language = detectLanguage(input.text, input.locale, deps.defaultLanguage).language;
         const started = new Map<string, number>();

@@ -178,6 +178,11 @@ export type DeleteThreadAttempt = { kind: "deleted"; existed: boolean } | { kind
 
 export interface RunTurnOptions {
   signal?: AbortSignal;
+  /**
+   * The turn's time limit, which the caller enforces through `signal`. Known to the graph so
+   * that model calls stop in time to hand off instead of being cut off by the deadline.
+   */
+  timeLimitMs?: number;
   onProgress?: (event: NodeProgressEvent) => void;
 }
 

@@ -1,4 +1,5 @@
 import { chatCommand, type CommandIo } from "./chat.js";
+import { configCommand } from "./config.js";
 import { serveCommand, type CreateAppFn } from "./serve.js";
 
 export const MAIN_HELP = `Usage: frontdesk <command> [options]
@@ -6,6 +7,8 @@ export const MAIN_HELP = `Usage: frontdesk <command> [options]
 Commands:
   serve   run the turn service (gRPC, gRPC-Web and Connect on one port)
   chat    talk to a running server from the terminal
+  config  validate a config bundle: frontdesk config validate [DIR]
+  eval    measure turn quality on the evaluation scenarios (in-process or against a server)
   db      migrate (or check) the PostgreSQL schema in DATABASE_URL
 
 Run "frontdesk <command> --help" for a command's options and environment variables.
@@ -39,6 +42,13 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
         return await serveCommand(rest, io, { createApp: loadCreateApp });
       case "chat":
         return await chatCommand(rest, io);
+      case "config":
+        return await configCommand(rest, io);
+      case "eval": {
+        // Loaded on demand, like the application: other commands never pay for the harness.
+        const { evalCommand } = await import("./eval.js");
+        return await evalCommand(rest, io);
+      }
       case "db": {
         // Loaded on demand, like the application: other commands never load the database drivers.
         const { dbCommand } = await import("./db.js");

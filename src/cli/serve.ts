@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { pino, type Logger } from "pino";
 import type { TurnService } from "../agent/types.js";
+import { BundleError } from "../config/bundle.js";
 import { ConfigError, ENV_VARS, loadConfig, type Config } from "../config/config.js";
 import { assertBindAllowed, buildServer } from "../server/server.js";
 import type { CommandIo } from "./chat.js";
@@ -141,6 +142,11 @@ export async function serveCommand(argv: string[], io: CommandIo, deps: ServeCom
   } catch (err) {
     if (err instanceof ConfigError) {
       io.stderr.write(`frontdesk serve: ${oneLine(err.message)}\n`);
+      return 2;
+    }
+    if (err instanceof BundleError) {
+      // One problem per line: a bundle edited by hand often has several.
+      io.stderr.write(`frontdesk serve: ${err.message}\n`);
       return 2;
     }
     io.stderr.write(`frontdesk serve: failed to start: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);

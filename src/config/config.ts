@@ -108,10 +108,21 @@ export interface Config {
     /** FRONTDESK_MODEL_PROVIDER: offline (default) or gemini (default when GOOGLE_API_KEY is set). */
     provider: ModelProviderKind;
     googleApiKey: string | null;
+    /**
+     * FRONTDESK_GEMINI_BASE_URL: the Generative Language API's address, for a proxy or a test
+     * fake. Default null: Google's public endpoint (https://generativelanguage.googleapis.com).
+     */
+    geminiBaseUrl: string | null;
     /** FRONTDESK_CLARIFY_WITH_MODEL, default false: clarify wording from the bundle's copy, no model call. */
     clarifyWithModel: boolean;
     /** FRONTDESK_MODEL_TIMEOUT_MS, default 15000: one model call. */
     timeoutMs: number;
+    /**
+     * FRONTDESK_HANDOFF_RESERVE_MS, default 1000 (or a tenth of FRONTDESK_TURN_TIMEOUT_MS when
+     * that is under 10 s): the end of a turn's deadline kept for handing off. Model calls and their retries stop this long before the deadline, so that a model
+     * that hangs ends in an escalation (dependency_failure) rather than DEADLINE_EXCEEDED.
+     */
+    handoffReserveMs: number;
     /** FRONTDESK_MODEL_RETRY_ATTEMPTS (3), FRONTDESK_MODEL_RETRY_INITIAL_MS (500), FRONTDESK_MODEL_RETRY_MAX_MS (4000). */
     retry: { maxAttempts: number; initialDelayMs: number; maxDelayMs: number; jitter: number };
   };
@@ -197,7 +208,14 @@ const EnvSchema = z.object({
   FRONTDESK_MODEL_PROVIDER: z.enum(["offline", "gemini"]).optional(),
   GOOGLE_API_KEY: z.string().min(1).optional(),
   FRONTDESK_CLARIFY_WITH_MODEL: bool.default(false),
+  FRONTDESK_GEMINI_BASE_URL: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//u.test(u), "must be an http(s) URL")
+    .transform((u) => u.replace(/\/+$/u, ""))
+    .optional(),
   FRONTDESK_MODEL_TIMEOUT_MS: int(100, 600_000).default(15_000),
+  FRONTDESK_HANDOFF_RESERVE_MS: int(0, 60_000).optional(),
   FRONTDESK_MODEL_RETRY_ATTEMPTS: int(1, 10).default(3),
   FRONTDESK_MODEL_RETRY_INITIAL_MS: int(0, 60_000).default(500),
   FRONTDESK_MODEL_RETRY_MAX_MS: int(0, 120_000).default(4_000),
@@ -238,6 +256,16 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
+ * The config bundle's directory: FRONTDESK_CONFIG_DIR (relative to `cwd`), or the bundle shipped
+ * in the package. On its own for `frontdesk config validate`, which checks the bundle in use
+ * whatever else the environment holds.
+ */
+export function resolveBundleDir(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): string {
+  const dir = env["FRONTDESK_CONFIG_DIR"];
+  return dir !== undefined && dir !== "" ? path.resolve(cwd, dir) : path.join(PACKAGE_ROOT, "bundle");
+}
+
+/**
  * Builds the configuration from environment variables (and CLI overrides, which use the same
  * names). Reports every invalid variable at once, by name.
  */
@@ -258,6 +286,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const provider: ModelProviderKind = e.FRONTDESK_MODEL_PROVIDER ?? (e.GOOGLE_API_KEY !== undefined ? "gemini" : "offline");
   if (provider === "gemini" && e.GOOGLE_API_KEY === undefined) {
     throw new ConfigError("FRONTDESK_MODEL_PROVIDER=gemini needs GOOGLE_API_KEY");
+  }
+  const handoffReserveMs = e.FRONTDESK_HANDOFF_RESERVE_MS ?? Math.min(1_000, Math.floor(e.FRONTDESK_TURN_TIMEOUT_MS / 10));
+  if (handoffReserveMs >= e.FRONTDESK_TURN_TIMEOUT_MS) {
+    throw new ConfigError("FRONTDESK_HANDOFF_RESERVE_MS must be shorter than FRONTDESK_TURN_TIMEOUT_MS");
   }
   const resolve = (p: string) => path.resolve(cwd, p);
   return {
@@ -319,8 +351,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     models: {
       provider,
       googleApiKey: e.GOOGLE_API_KEY ?? null,
+      geminiBaseUrl: e.FRONTDESK_GEMINI_BASE_URL ?? null,
       clarifyWithModel: e.FRONTDESK_CLARIFY_WITH_MODEL,
       timeoutMs: e.FRONTDESK_MODEL_TIMEOUT_MS,
+      handoffReserveMs,
       retry: {
         maxAttempts: e.FRONTDESK_MODEL_RETRY_ATTEMPTS,
         initialDelayMs: e.FRONTDESK_MODEL_RETRY_INITIAL_MS,
@@ -328,7 +362,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         jitter: 0.25,
       },
     },
-    bundleDir: e.FRONTDESK_CONFIG_DIR !== undefined ? resolve(e.FRONTDESK_CONFIG_DIR) : path.join(PACKAGE_ROOT, "bundle"),
+    bundleDir: resolveBundleDir(env, cwd),
     logLevel: e.FRONTDESK_LOG_LEVEL,
   };
 }

@@ -13,6 +13,11 @@ export interface ModelResponse<T> {
 export interface ModelCallOptions {
   /** The turn's signal: aborted when the client cancels or its deadline passes. */
   signal?: AbortSignal;
+  /**
+   * At most this long for this call (what is left of the turn's time for model calls); the
+   * provider's own per-call timeout applies when it is shorter. Exceeding it is a "timeout".
+   */
+  timeoutMs?: number;
 }
 
 /**

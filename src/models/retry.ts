@@ -33,24 +33,31 @@ export function retryDelayMs(policy: RetryPolicy, attempt: number, random: () =>
   return Math.max(0, Math.round(base * (1 + policy.jitter * (2 * random() - 1))));
 }
 
+export interface RetryOptions {
+  signal?: AbortSignal;
+  /** Reports each retry (for logs and stats). */
+  onRetry?: (error: ModelError, attempt: number) => void;
+  /** Asked before waiting `delayMs` for another attempt; false gives up with the last error (e.g. the turn's time is short). */
+  allowRetry?: (delayMs: number) => boolean;
+  random?: () => number;
+}
+
 /**
  * Runs `call` until it succeeds, the error is not retryable (only timeouts, 5xx, 429 and
  * malformed output are), or attempts run out; then rethrows the last error. Aborts are never
- * retried. `onRetry` reports each retry (for logs and stats).
+ * retried.
  */
-export async function withRetry<T>(
-  call: (attempt: number) => Promise<T>,
-  policy: RetryPolicy,
-  options: { signal?: AbortSignal; onRetry?: (error: ModelError, attempt: number) => void; random?: () => number } = {},
-): Promise<T> {
+export async function withRetry<T>(call: (attempt: number) => Promise<T>, policy: RetryPolicy, options: RetryOptions = {}): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await call(attempt);
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       if (!(error instanceof ModelError) || !error.retryable || attempt >= policy.maxAttempts) throw error;
+      const delay = retryDelayMs(policy, attempt, options.random);
+      if (options.allowRetry?.(delay) === false) throw error;
       options.onRetry?.(error, attempt);
-      await sleep(retryDelayMs(policy, attempt, options.random), options.signal);
+      await sleep(delay, options.signal);
     }
   }
 }

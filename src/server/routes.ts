@@ -76,7 +76,11 @@ export function createAgentRoutes(options: AgentRoutesOptions): (router: Connect
   ): Promise<WireTurnResult> => {
     const run = startRun(callerSignal, config.server.turnTimeoutMs);
     try {
-      const attempt = await turnService.runTurn(input, { signal: run.signal, ...(onProgress ? { onProgress } : {}) });
+      const attempt = await turnService.runTurn(input, {
+        signal: run.signal,
+        timeLimitMs: config.server.turnTimeoutMs,
+        ...(onProgress ? { onProgress } : {}),
+      });
       if (attempt.kind === "completed" || attempt.kind === "replayed") return turnResultToWire(attempt.result);
       throw refusedAttemptError(attempt, input.threadId);
     } catch (err) {

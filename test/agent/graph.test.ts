@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { NodeProgressEvent, TurnAttempt, TurnResult, WatchItem } from "../../src/agent/types.js";
+import { ModelError } from "../../src/models/errors.js";
+import type { ModelProvider } from "../../src/models/provider.js";
 import { chunk, failing, fakeRetriever, harness, scriptedModels, turn } from "./support.js";
 
 const deductible = chunk("motor-body-en#3", "The deductible is 10% of the assessed damage. The minimum deductible is 5,000,000 rials.", {
@@ -179,7 +181,7 @@ describe("the turn graph", () => {
     const models = scriptedModels({ triage: failing("server") });
     const h = harness({ models, retriever: fakeRetriever(() => []) });
     const result = completed((await run(h, "What is the deductible?")).attempt);
-    expect(result.outcome).toMatchObject({ kind: "escalate", reason: "dependency_failure", detail: "triage model call failed (server) after retries" });
+    expect(result.outcome).toMatchObject({ kind: "escalate", reason: "dependency_failure", detail: "triage model call failed (server) after 3 attempt(s)" });
     expect(models.calls).toEqual(["triage", "triage", "triage"]);
     expect(result.stats.modelCalls).toBe(3);
   });
@@ -193,6 +195,65 @@ describe("the turn graph", () => {
     const result = completed((await run(h, "What is the deductible?")).attempt);
     expect(result.outcome.kind).toBe("answer");
     expect(result.stats.modelCalls).toBe(3);
+  });
+
+  it("counts every attempt in the role's stats, with the tokens a failed attempt still used", async () => {
+    const models = scriptedModels({
+      triage: (_input, call) => {
+        if (call === 1) throw new ModelError("malformed_output", "triage", "bad reply", { usage: { inputTokens: 7, outputTokens: 3 } });
+        return knowledge();
+      },
+      generate: verbatimDraft,
+    });
+    const h = harness({ models, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]) });
+    const result = completed((await run(h, "What is the deductible?")).attempt);
+    expect(result.outcome.kind).toBe("answer");
+    expect(result.stats.modelCalls).toBe(3);
+    expect(result.stats.roles).toEqual({ triage: { calls: 2, inputTokens: 17, outputTokens: 8 }, generate: { calls: 1, inputTokens: 10, outputTokens: 5 } });
+  });
+
+  it("starts no retry that the turn's time limit cannot hold, and hands off instead of running into the deadline", async () => {
+    let clock = 0;
+    const seenLimits: Array<number | undefined> = [];
+    const slowFailing: ModelProvider = {
+      id: "slow",
+      async invoke(role, _input, options) {
+        seenLimits.push(options?.timeoutMs);
+        clock += 400; // the call took 400 ms and failed
+        throw new ModelError("server", role, "503");
+      },
+    };
+    const h = harness({
+      models: slowFailing,
+      retriever: fakeRetriever(() => []),
+      now: () => clock,
+      settings: { handoffReserveMs: 100, retry: { maxAttempts: 3, initialDelayMs: 200, maxDelayMs: 200, jitter: 0 } },
+    });
+    const attempt = await h.service.runTurn(turn("What is the deductible?"), { timeLimitMs: 1_000 });
+    const result = completed(attempt);
+    // Attempt 1 had the 900 ms before the reserve; after it, 400 + 200 ms of backoff would still fit (< 900),
+    // attempt 2 had 500 ms; after it, 800 + 200 ms would not: no third attempt.
+    expect(seenLimits).toEqual([900, 500]);
+    expect(result.outcome).toMatchObject({ kind: "escalate", reason: "dependency_failure", detail: "triage model call failed (server) after 2 attempt(s)" });
+  });
+
+  it("makes no model call once the turn's time for model calls is spent", async () => {
+    let clock = 0;
+    const models = scriptedModels({
+      triage: () => {
+        clock += 2_000;
+        return knowledge();
+      },
+      generate: verbatimDraft,
+    });
+    const h = harness({ models, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]), now: () => clock, settings: { handoffReserveMs: 100 } });
+    const result = completed(await h.service.runTurn(turn("What is the deductible?"), { timeLimitMs: 1_000 }));
+    expect(models.calls).toEqual(["triage"]);
+    expect(result.outcome).toMatchObject({
+      kind: "escalate",
+      reason: "dependency_failure",
+      detail: "generate model call: the turn's time for model calls ran out after 0 attempt(s)",
+    });
   });
 
   it("does not retry a client error", async () => {

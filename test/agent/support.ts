@@ -22,6 +22,7 @@ export const defaultSettings: AgentSettings = {
   grading: { minConfidence: 0.45, sufficientScore: 0.55, insufficientScore: 0.25, ambiguityMargin: 0.12, maxClarifyOptions: 4 },
   clarifyWithModel: false,
   retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 2, jitter: 0 },
+  handoffReserveMs: 0,
 };
 
 type Script = { [R in Role]?: (input: RoleIO[R]["input"], call: number) => RoleIO[R]["output"] | Promise<RoleIO[R]["output"]> };
@@ -82,7 +83,14 @@ export interface Harness {
   deps: AgentDeps;
 }
 
-export function harness(options: { models: ModelProvider; retriever: Retriever; settings?: Partial<AgentSettings>; persistence?: Persistence }): Harness {
+export function harness(options: {
+  models: ModelProvider;
+  retriever: Retriever;
+  settings?: Partial<AgentSettings>;
+  persistence?: Persistence;
+  /** Default: a clock that advances 5 ms per reading. */
+  now?: () => number;
+}): Harness {
   const persistence = options.persistence ?? createMemoryPersistence();
   let id = 0;
   let clock = 1_000;
@@ -93,7 +101,7 @@ export function harness(options: { models: ModelProvider; retriever: Retriever; 
     policy: createPolicy(bundle),
     bundle,
     settings: { ...defaultSettings, ...options.settings },
-    now: () => (clock += 5),
+    now: options.now ?? (() => (clock += 5)),
     newId: () => `turn-${++id}`,
     logger: silentLogger,
   };

@@ -2,8 +2,10 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { BundleError, COPY_KEYS, loadBundle, renderCopy } from "../../src/config/bundle.js";
+import { BundleError, COPY_KEYS, MODEL_ROLES, loadBundle, renderCopy, renderPrompt } from "../../src/config/bundle.js";
 import { PACKAGE_ROOT } from "../../src/config/config.js";
+import { KNOWN_GEMINI_MODELS, isKnownGeminiModel } from "../../src/config/gemini-models.js";
+import { ROLES } from "../../src/models/roles.js";
 
 const baseline = path.join(PACKAGE_ROOT, "bundle");
 
@@ -65,3 +67,101 @@ describe("config bundle", () => {
     expect(() => loadBundle(dir)).toThrow(/copy\.json/u);
   });
 });
+
+describe("config bundle: prompts and model profiles", () => {
+  it("ships prompts for every model role and a model profile for each, small models except for generate", () => {
+    const bundle = loadBundle(baseline);
+    expect(Object.keys(bundle.prompts).sort()).toEqual([...ROLES].sort());
+    expect([...MODEL_ROLES].sort()).toEqual([...ROLES].sort());
+    for (const role of ROLES) {
+      const profile = bundle.models.profiles[bundle.models.roles[role]]!;
+      expect(isKnownGeminiModel(profile.model)).toBe(true);
+      expect(profile.model, role).toBe(role === "generate" ? "gemini-2.5-flash" : "gemini-2.5-flash-lite");
+    }
+    // Arrays of lines are joined into one text.
+    expect(bundle.prompts.generate.system.split("\n").length).toBeGreaterThan(5);
+  });
+
+  it("reports every prompt problem at once: missing role, missing and unknown part, stray and missing placeholders, unknown role", () => {
+    const dir = copyOfBaseline();
+    edit(dir, "prompts.json", (prompts) => {
+      delete prompts.verify;
+      delete prompts.generate.regeneration;
+      prompts.grade.notes = "x";
+      prompts.triage.user = "Classify {text} for {customer_name}";
+      prompts.generate.user = "Answer {text}. {regeneration}";
+      prompts.summarize = { system: "s", user: "u" };
+      prompts.clarify.system = [];
+    });
+    const problems = problemsOf(dir);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'prompts.json: missing prompts for role "verify"',
+        'prompts.json: missing part "generate.regeneration"',
+        'prompts.json: unknown part "grade.notes" (parts of grade: system, user)',
+        'prompts.json: "triage.user" uses placeholder {customer_name} that the code does not pass (allowed: {insurer}, {language}, {text}, {history})',
+        'prompts.json: "generate.user" must use {chunks}: without it the model never sees that input',
+        'prompts.json: unknown role "summarize" (roles: triage, contextualize, grade, clarify, generate, verify, extract_memory)',
+        'prompts.json: "clarify.system" must be a non-empty string or array of lines',
+      ]),
+    );
+    expect(problems).toHaveLength(7);
+  });
+
+  it("treats braces that are not {identifier} as text, so a JSON example in a prompt is allowed", () => {
+    const dir = copyOfBaseline();
+    edit(dir, "prompts.json", (prompts) => {
+      prompts.triage.system = 'Reply like {"intent": "knowledge", "confidence": 0.9} for {insurer}.';
+    });
+    expect(loadBundle(dir).prompts.triage.system).toContain('{"intent"');
+  });
+
+  it("refuses an unknown model, an unknown profile, a role without a profile, and says which models are known", () => {
+    const dir = copyOfBaseline();
+    edit(dir, "models.json", (models) => {
+      models.profiles.main.model = "gemini-2.5-flahs";
+      models.roles.triage = "tiny";
+      delete models.roles.verify;
+      models.roles.summarize = "small";
+    });
+    const problems = problemsOf(dir);
+    expect(problems).toEqual([
+      `models.json: profile "main" names unknown model "gemini-2.5-flahs" (known: ${KNOWN_GEMINI_MODELS.join(", ")})`,
+      'models.json: role "triage" uses unknown model profile "tiny" (profiles: small, main)',
+      'models.json: no model profile for role "verify"',
+      'models.json: unknown role "summarize" (roles: triage, contextualize, grade, clarify, generate, verify, extract_memory)',
+    ]);
+  });
+
+  it("validates profile fields and reports problems of every file together", () => {
+    const dir = copyOfBaseline();
+    edit(dir, "models.json", (models) => (models.profiles.small.maxOutputTokens = 0));
+    edit(dir, "copy.json", (copy) => delete copy["clarify.question"]);
+    edit(dir, "prompts.json", (prompts) => delete prompts.triage);
+    writeFileSync(path.join(dir, "prompt.json"), "{}");
+    const problems = problemsOf(dir);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        "prompt.json: unknown bundle file (files: config.json, copy.json, policy.json, prompts.json, models.json)",
+        expect.stringMatching(/^models\.json: profiles\.small\.maxOutputTokens: /u),
+        'copy.json: missing key "clarify.question"',
+        'prompts.json: missing prompts for role "triage"',
+      ]),
+    );
+    expect(problems).toHaveLength(4);
+  });
+
+  it("renders a prompt in one pass: a value containing {braces} is not expanded again", () => {
+    expect(renderPrompt("Q: {text} ({language})", { text: "what is {language}?", language: "English" })).toBe("Q: what is {language}? (English)");
+  });
+});
+
+function problemsOf(dir: string): string[] {
+  try {
+    loadBundle(dir);
+  } catch (error) {
+    expect(error).toBeInstanceOf(BundleError);
+    return (error as BundleError).problems;
+  }
+  throw new Error("expected the bundle to be refused");
+}

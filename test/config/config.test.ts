@@ -67,6 +67,18 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ FRONTDESK_MODEL_PROVIDER: "gemini" })).toThrow(/GOOGLE_API_KEY/u);
   });
 
+  it("points Gemini at a configurable base URL and keeps a hand-off reserve inside the turn deadline", () => {
+    const config = loadConfig({ GOOGLE_API_KEY: "k", FRONTDESK_GEMINI_BASE_URL: "http://127.0.0.1:9999/" });
+    expect(config.models.geminiBaseUrl).toBe("http://127.0.0.1:9999");
+    expect(config.models.handoffReserveMs).toBe(1_000);
+    expect(loadConfig({}).models.geminiBaseUrl).toBeNull();
+    expect(() => loadConfig({ FRONTDESK_GEMINI_BASE_URL: "ftp://example.com" })).toThrow(/FRONTDESK_GEMINI_BASE_URL/u);
+    expect(() => loadConfig({ FRONTDESK_GEMINI_BASE_URL: "not a url" })).toThrow(/FRONTDESK_GEMINI_BASE_URL/u);
+    expect(() => loadConfig({ FRONTDESK_TURN_TIMEOUT_MS: "1000", FRONTDESK_HANDOFF_RESERVE_MS: "1000" })).toThrow(/FRONTDESK_HANDOFF_RESERVE_MS must be shorter/u);
+    expect(loadConfig({ FRONTDESK_TURN_TIMEOUT_MS: "300" }).models.handoffReserveMs).toBe(30);
+    expect(loadConfig({ FRONTDESK_TURN_TIMEOUT_MS: "300", FRONTDESK_HANDOFF_RESERVE_MS: "0" }).models.handoffReserveMs).toBe(0);
+  });
+
   it("needs TLS certificate and key together", () => {
     expect(() => loadConfig({ FRONTDESK_TLS_CERT: "cert.pem" })).toThrow(/together/u);
     expect(loadConfig({ FRONTDESK_TLS_CERT: "c.pem", FRONTDESK_TLS_KEY: "k.pem" }, "/x").server.tls).toEqual({ certFile: "/x/c.pem", keyFile: "/x/k.pem" });

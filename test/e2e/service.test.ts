@@ -138,6 +138,33 @@ function stallingModels(): ModelProvider & { generateStarted: Promise<void> } {
   };
 }
 
+describe("live progress", () => {
+  it("reaches the client while the turn is still running", async () => {
+    // Ordering, not timing: when the server starts the answer step, the client must already hold
+    // progress events of the earlier nodes. A server that only flushed at the end would fail this.
+    const log: string[] = [];
+    const offline = createOfflineModelProvider();
+    const models: ModelProvider = {
+      id: "logging",
+      async invoke(role, input, options) {
+        if (role === "generate") log.push("server: generate");
+        return offline.invoke(role, input, options);
+      },
+    };
+    const server = await startRealServer({}, { models });
+    try {
+      for await (const event of server.client.streamTurn({ turn: turn("e2e-live", "What is the minimum deductible for motor body insurance?") })) {
+        if (event.event.case === "progress") log.push(`client: ${event.event.value.node}`);
+      }
+      const generateAt = log.indexOf("server: generate");
+      expect(generateAt).toBeGreaterThan(0);
+      expect(log.slice(0, generateAt)).toContain("client: load_memory");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("cancellation and deadlines", () => {
   it("a client that cancels mid-turn stops the run and leaves the thread as it was", async () => {
     const models = stallingModels();

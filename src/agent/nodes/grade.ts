@@ -9,6 +9,11 @@ import type { AgentStateUpdate, AgentStateValue, GradeState } from "../state.js"
  * chunk metadata decide first; the model is asked only in the uncertain band between the two
  * score thresholds. Budgets are applied here: an insufficient result with no retrieval round
  * left, or an ambiguity after the clarify budget, becomes an escalation.
+ *
+ * A clarifying question is only grounded when its options fit the question, so ambiguity is
+ * judged on strong results only (best score at least the sufficient score). "How much is boat
+ * insurance?" retrieves weak price passages of other products; offering them as options would be
+ * a guess, so it is graded like any weak result.
  */
 export function gradeNode(deps: AgentDeps) {
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
@@ -19,7 +24,7 @@ export function gradeNode(deps: AgentDeps) {
     let update: AgentStateUpdate = {};
     let grade: GradeState;
 
-    const ambiguity = hits.length === 0 ? null : findAmbiguity(hits, state.rewrittenQuery, state.language, grading.ambiguityMargin, grading.maxClarifyOptions);
+    const ambiguity = hits.length > 0 && best >= grading.sufficientScore ? findAmbiguity(hits, state.rewrittenQuery, state.language, grading.ambiguityMargin, grading.maxClarifyOptions) : null;
     if (hits.length === 0 || best < grading.insufficientScore) {
       grade = { verdict: "insufficient", relevantChunkIds: [], method: "scores", options: [] };
     } else if (ambiguity !== null) {
@@ -60,3 +65,4 @@ export function gradeNode(deps: AgentDeps) {
     return { ...update, grading: grade };
   };
 }
+

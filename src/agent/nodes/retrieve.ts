@@ -1,14 +1,22 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { RetrievalUnavailableError, type RetrievalRequest } from "../../retrieval/types.js";
+import { RetrievalUnavailableError, type Chunk, type RetrievalRequest } from "../../retrieval/types.js";
 import type { AgentDeps } from "../deps.js";
+import { withoutInstructions } from "../policy.js";
 import type { AgentStateUpdate, AgentStateValue } from "../state.js";
 
 /**
  * Hybrid retrieval with the tenant (from credentials) and the domain filter injected here,
  * server-side. A second round widens the search: the user's own words join the rewritten query
  * and a document restriction from a clarify pick is dropped (the caller's domain scope stays).
+ * Instruction-like sentences planted in documents are withheld here, before any model sees them.
  */
 export function retrieveNode(deps: AgentDeps) {
+  const asData = (chunk: Chunk): Chunk => {
+    const { text, removed } = withoutInstructions(chunk.text);
+    if (removed.length === 0) return chunk;
+    deps.logger.warn({ chunk: chunk.chunkId, sentences: removed.length }, "instruction-like text in a retrieved chunk withheld from the models");
+    return { ...chunk, text };
+  };
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const turn = state.turn!;
     const round = state.retrievalRounds + 1;
@@ -26,7 +34,7 @@ export function retrieveNode(deps: AgentDeps) {
       const { hits } = await deps.retriever.retrieve(request, config.signal);
       return {
         retrievalRounds: round,
-        hits: hits.map((h) => ({ chunk: h.chunk, score: h.score, neighbors: h.neighbors })),
+        hits: hits.map((h) => ({ chunk: asData(h.chunk), score: h.score, neighbors: h.neighbors.map(asData) })),
       };
     } catch (error) {
       if (config.signal?.aborted) throw config.signal.reason;

@@ -37,7 +37,7 @@ const SCORE_BONUS = 0.1;
 /** Bonus per unit of coverage of the question by the sentence's heading and title alone. */
 const CONTEXT_BONUS = 0.1;
 /** Bonus for a sentence (or its list) with a number when the question asks for an amount. */
-const NUMBER_BONUS = 0.1;
+const NUMBER_BONUS = 0.2;
 /** Bonus for a sentence that opens with the asked aspect ("Unmarried children are covered…"): it is about it. */
 const LEAD_BONUS = 0.05;
 /** How many leading content terms count as the sentence's opening. */
@@ -50,6 +50,8 @@ const CONDITIONAL = /^(?:if|when|unless|in case|اگر|چنانچه|در صور�
 /** Weights of terms found only in the heading above a sentence, or only in the chunk's title. */
 const HEADING_WEIGHT = 0.75;
 const TITLE_WEIGHT = 0.5;
+/** Words an amount itself answers: a sentence stating a number covers them in an amount question. */
+const AMOUNT_WORDS = termBag(analyzeTerms("limit limits ceiling cap amount سقف مبلغ"));
 /** Most sentences one answer quotes, list items included. */
 const MAX_CLAIMS_WITH_LISTS = 8;
 /** Most list items quoted after a list introduction. */
@@ -127,7 +129,11 @@ export function generate(input: GenerateInput, thresholds: OfflineThresholds): G
     // Chunk 0 may open with the document title as a line of its own: a heading, not a claim.
     const sentences = chunkSentences(chunk.text).filter((s) => foldForMatch(s.text) !== titleKey);
     const title = termBag(analyzeTerms(chunk.title));
+    // A list item is read with the sentence introducing its list ("The device insurance
+    // deductible … is the amount the policyholder pays for each claim:"), as a reader would.
+    let intro: ChunkSentence | null = null;
     for (const sentence of sentences) {
+      if (!sentence.listItem) intro = introducesList(sentence.text) ? sentence : null;
       // Context-expanded chunks overlap: the same sentence may come twice.
       const key = `${chunk.product}\u0000${foldForMatch(sentence.text)}`;
       if (seen.has(key) || isRejected(sentence.text)) continue;
@@ -139,14 +145,18 @@ export function generate(input: GenerateInput, thresholds: OfflineThresholds): G
         [termBag(analyzeTerms(sentence.heading !== "" ? sentence.heading : section)), HEADING_WEIGHT],
         [title, TITLE_WEIGHT],
       ];
-      const cov = coverage(terms, bag, weights, contexts).ratio;
+      if (sentence.listItem && intro !== null) contexts.push([termBag(analyzeTerms(intro.text)), HEADING_WEIGHT]);
+      const list = introducesList(sentence.text) ? listAfter(sentences, sentence.index).filter((s) => !isRejected(s.text)) : [];
+      const statesAmount = [sentence, ...list].some((s) => extractNumbers(s.text).length > 0);
+      // "What is the dental limit?": "…paid up to 150,000,000 rials…" states the limit without the word.
+      const answered: ContextBag[] = amountQuestion && statesAmount ? [...contexts, [AMOUNT_WORDS, 1]] : contexts;
+      const cov = coverage(terms, bag, weights, answered).ratio;
       // A heading about the asked aspect ("Call centre" for "call centre hours") marks the
       // answering passage; one repeating the product name does not (every section of a document
       // is about its product).
       const about = aspects.length > 0 ? coverage(aspects, termBag([]), weights, contexts).ratio : 0;
-      const list = introducesList(sentence.text) ? listAfter(sentences, sentence.index).filter((s) => !isRejected(s.text)) : [];
       let score = cov + SCORE_BONUS * clamp01(chunk.score) + CONTEXT_BONUS * about;
-      if (amountQuestion && [sentence, ...list].some((s) => extractNumbers(s.text).length > 0)) score += NUMBER_BONUS;
+      if (amountQuestion && statesAmount) score += NUMBER_BONUS;
       if (introducesList(sentence.text) && list.length === 0) score -= DANGLING_INTRO_PENALTY;
       if (CONDITIONAL.test(sentence.text)) score -= CONDITIONAL_PENALTY;
       if (aspects.some((t) => lead.has(t))) score += LEAD_BONUS;

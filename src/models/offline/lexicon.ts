@@ -136,8 +136,8 @@ export const FAMILY_PHRASES: ReadonlyArray<readonly [RegExp, FamilyRole]> = [
 
 /** Words that only glue an elliptical follow-up together ("what about…", «…چطور؟»). */
 export const FOLLOW_UP_FILLERS: ReadonlySet<string> = new Set([
-  ...analyzeTerms(`else instead also then too same one ones case well okay ok so much many`),
-  ...`چطور چطوره چی چیه چه همین همان اون این آن یکی خب حالا پس مورد درباره راجع ام ات اش مان تان شان ها های رو را هم`.split(/\s+/u),
+  ...analyzeTerms(`else instead also then too same one ones case well okay ok so much many mean meant`),
+  ...`چطور چطوره چی چیه چه همین همان اون این آن یکی خب حالا پس مورد درباره راجع ام ات اش مان تان شان ها های رو را هم منظور منظورم`.split(/\s+/u),
 ]);
 
 /** English pronouns that point back at the previous topic (the analyzer drops them as stopwords). */

@@ -1,0 +1,150 @@
+import { performance } from "node:perf_hooks";
+import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
+import { createConnectTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
+import { AnswerKind, Phase, type TurnResult } from "../../gen/frontdesk/v1/turn_pb.js";
+import { escalationReasonFromWire } from "../server/mapping.js";
+import { createEmbeddedRetriever, createLocalEmbedder, loadCorpusDir } from "../retrieval/index.js";
+import type { Chunk } from "../retrieval/types.js";
+import { emptyObservation, type EvalTarget, type ObservedTurn, type TurnRequest } from "./target.js";
+
+/** The chunks of a corpus, by id: what a remote target's citations are checked against. */
+export interface ChunkIndex {
+  getChunk(chunkId: string): Chunk | undefined;
+  /** Document ids loaded from each directory, in the order given. */
+  documentIds: string[][];
+}
+
+const LOCAL_TENANT = "eval";
+
+/**
+ * Indexes corpus directories the way the service does (same loader, same chunker), so chunk ids
+ * cited by a server that serves the same files resolve to the same text here.
+ */
+export async function loadChunkIndex(dirs: readonly string[]): Promise<ChunkIndex> {
+  const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder() });
+  const documentIds: string[][] = [];
+  for (const dir of dirs) {
+    const { documents } = await loadCorpusDir(dir, { tenantId: LOCAL_TENANT });
+    await retriever.add(documents);
+    documentIds.push(documents.map((d) => d.id));
+  }
+  return { getChunk: (chunkId) => retriever.getChunk(LOCAL_TENANT, chunkId), documentIds };
+}
+
+export interface RemoteTargetOptions {
+  /** e.g. http://127.0.0.1:8080 */
+  baseUrl: string;
+  apiKey?: string;
+  chunks: ChunkIndex;
+  /** Test-only documents the server was started with (none unless the caller says so). */
+  fixtures?: ReadonlySet<string>;
+  /** Per-turn deadline. Default 60 s. */
+  timeoutMs?: number;
+}
+
+function bearer(apiKey: string): Interceptor {
+  return (next) => (req) => {
+    req.header.set("authorization", `Bearer ${apiKey}`);
+    return next(req);
+  };
+}
+
+function observeWire(result: TurnResult): Omit<ObservedTurn, "nodes" | "latencyMs"> {
+  const base = {
+    language: result.language,
+    citations: [] as ObservedTurn["citations"],
+    claims: [] as ObservedTurn["claims"],
+    options: [] as ObservedTurn["options"],
+    reason: null,
+    detail: "",
+    rewrittenQuery: null,
+    topChunks: [] as ObservedTurn["topChunks"],
+    modelCalls: result.stats?.modelCalls ?? 0,
+  };
+  const outcome = result.outcome;
+  switch (outcome.case) {
+    case "answer": {
+      const kind = outcome.value.kind;
+      return {
+        ...base,
+        outcome: kind === AnswerKind.CHITCHAT ? "chitchat" : kind === AnswerKind.OUT_OF_SCOPE ? "out_of_scope" : "answer",
+        text: outcome.value.text,
+        citations: outcome.value.citations.map((c) => ({ chunkId: c.chunkId, documentId: c.documentId })),
+        claims: outcome.value.claims.map((c) => ({ text: c.text, chunkIds: [...c.chunkIds] })),
+      };
+    }
+    case "clarify":
+      return {
+        ...base,
+        outcome: "clarify",
+        text: [outcome.value.question, ...outcome.value.options.map((o) => o.label)].join("\n"),
+        options: outcome.value.options.map((o) => ({ label: o.label, documentId: o.documentId, product: o.product })),
+      };
+    case "escalate": {
+      const handoff = outcome.value.handoffContext;
+      return {
+        ...base,
+        outcome: "escalate",
+        text: outcome.value.message,
+        reason: escalationReasonFromWire(outcome.value.reason),
+        detail: outcome.value.detail,
+        rewrittenQuery: handoff?.rewrittenQuery ?? null,
+        topChunks: (handoff?.topChunks ?? []).map((c) => ({ chunkId: c.chunkId, documentId: c.documentId, title: c.title, score: c.score })),
+      };
+    }
+    case undefined:
+      return { ...base, outcome: "error", text: "", detail: "the result carried no outcome" };
+  }
+}
+
+/**
+ * A running frontdesk server, through the generated Connect client over HTTP/2: each turn is one
+ * StreamTurn, so the node trail (with the rewritten query in contextualize's summary) is seen
+ * exactly as other consumers see it.
+ */
+export function createRemoteTarget(options: RemoteTargetOptions): EvalTarget {
+  const sessionManager = new Http2SessionManager(options.baseUrl);
+  const client = createClient(
+    AgentService,
+    createConnectTransport({
+      baseUrl: options.baseUrl,
+      httpVersion: "2",
+      sessionManager,
+      interceptors: options.apiKey !== undefined && options.apiKey !== "" ? [bearer(options.apiKey)] : [],
+    }),
+  );
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  return {
+    label: options.baseUrl,
+    fixtures: options.fixtures ?? new Set(),
+    getChunk: (chunkId) => options.chunks.getChunk(chunkId),
+    async runTurn(request: TurnRequest): Promise<ObservedTurn> {
+      const nodes: ObservedTurn["nodes"] = [];
+      const started = performance.now();
+      let result: TurnResult | undefined;
+      try {
+        const stream = client.streamTurn(
+          { turn: { threadId: request.threadId, userId: request.userId, text: request.text, domain: request.domain ?? "" } },
+          { timeoutMs },
+        );
+        for await (const message of stream) {
+          const event = message.event;
+          if (event.case === "progress" && event.value.phase === Phase.COMPLETED) nodes.push({ node: event.value.node, summary: event.value.summary });
+          if (event.case === "result") result = event.value;
+        }
+      } catch (err) {
+        const error = ConnectError.from(err);
+        const latencyMs = performance.now() - started;
+        if (error.code === Code.FailedPrecondition) return { ...emptyObservation("refused", error.rawMessage, latencyMs), nodes };
+        return { ...emptyObservation("error", `${Code[error.code]}: ${error.rawMessage}`, latencyMs), nodes };
+      }
+      const latencyMs = performance.now() - started;
+      if (result === undefined) return { ...emptyObservation("error", "the stream ended without a result", latencyMs), nodes };
+      return { ...observeWire(result), nodes, latencyMs };
+    },
+    async close() {
+      sessionManager.abort();
+    },
+  };
+}
