@@ -34,8 +34,8 @@ export class DatabaseUnreachableError extends Error {
 }
 
 const SWEEP_LOCK = advisoryKey("sweep");
-// At most this many threads per sweep round, so one round never holds connections for long.
-const SWEEP_BATCH = 500;
+// Idle threads are looked up in pages of this size (keyset pagination); a sweep goes through all.
+const SWEEP_PAGE = 500;
 
 function connectionOptions(options: PostgresPersistenceOptions, applicationName: string): PostgresConnectionOptions {
   return {
@@ -160,21 +160,28 @@ export async function createPostgresPersistence(options: PostgresPersistenceOpti
 
   async function sweepLocked(client: pg.PoolClient): Promise<number> {
     const ttlSeconds = settings.threadTtlHours * 3_600;
-    const idle = await client.query<{ thread_key: string }>(
-      "SELECT thread_key FROM frontdesk_threads WHERE last_turn_at < now() - make_interval(secs => $1) ORDER BY last_turn_at LIMIT $2",
-      [ttlSeconds, SWEEP_BATCH],
-    );
     let swept = 0;
-    for (const { thread_key: key } of idle.rows) {
-      const lease = await locks.tryAcquire(key);
-      if (lease === null) continue; // a turn is running: the thread is not idle
-      try {
-        // Still idle? A turn may have committed between the query and the lock.
-        const still = await client.query("SELECT 1 FROM frontdesk_threads WHERE thread_key = $1 AND last_turn_at < now() - make_interval(secs => $2)", [key, ttlSeconds]);
-        if (still.rowCount === 1 && (await saver.eraseThread(key))) swept++;
-      } finally {
-        await lease.release();
+    let after = "";
+    for (;;) {
+      const page = await client.query<{ thread_key: string }>(
+        `SELECT thread_key FROM frontdesk_threads
+         WHERE last_turn_at < now() - make_interval(secs => $1) AND thread_key > $2
+         ORDER BY thread_key LIMIT $3`,
+        [ttlSeconds, after, SWEEP_PAGE],
+      );
+      for (const { thread_key: key } of page.rows) {
+        const lease = await locks.tryAcquire(key);
+        if (lease === null) continue; // a turn is running: the thread is not idle
+        try {
+          // Still idle? A turn may have committed between the query and the lock.
+          const still = await client.query("SELECT 1 FROM frontdesk_threads WHERE thread_key = $1 AND last_turn_at < now() - make_interval(secs => $2)", [key, ttlSeconds]);
+          if (still.rowCount === 1 && (await saver.eraseThread(key))) swept++;
+        } finally {
+          await lease.release();
+        }
       }
+      if (page.rows.length < SWEEP_PAGE) break;
+      after = page.rows.at(-1)!.thread_key;
     }
     await client.query("DELETE FROM frontdesk_event_payloads WHERE created_at < now() - make_interval(secs => $1)", [settings.payloadRetentionSeconds]);
     return swept;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type PostgresSettings } from "../../src/config/config.js";
 import { silentLogger } from "../../src/domain/logger.js";
 import { StorageUnavailableError } from "../../src/persistence/errors.js";
+import { advisoryKey } from "../../src/persistence/postgres-connection.js";
 import { createPostgresPersistence, DatabaseUnreachableError, migrateDatabase, type PostgresPersistence } from "../../src/persistence/postgres.js";
 import { EXPECTED_VERSIONS, SchemaNotReadyError } from "../../src/persistence/postgres-schema.js";
 import { chunk, fakeRetriever, harness, scriptedModels, turn, type Harness } from "../agent/support.js";
@@ -332,6 +333,12 @@ describe("idle thread sweep", () => {
         await h.service.runTurn(turn("What is the deductible?", { tenantId: "sweep", threadId }));
       }
       await db.query("UPDATE frontdesk_threads SET last_turn_at = now() - interval '2 hours' WHERE thread_key IN ('sweep/idle-1', 'sweep/idle-2', 'sweep/running')");
+      // Another replica sweeping right now: this one skips its round.
+      await db.query("SELECT pg_advisory_lock($1::bigint)", [advisoryKey("sweep")]);
+      expect(await p.sweepIdleThreads()).toBe(0);
+      await db.query("SELECT pg_advisory_unlock($1::bigint)", [advisoryKey("sweep")]);
+      expect(await db.query("SELECT 1 FROM frontdesk_threads WHERE tenant_id = 'sweep'")).toHaveLength(4);
+
       const { hold, inside, release } = held();
       const busy = service(p, hold);
       const running = busy.service.runTurn(turn("Still here?", { tenantId: "sweep", threadId: "running" }));
