@@ -120,6 +120,11 @@ export async function createPostgresTurnEvents(options: PostgresTurnEventsOption
       await client.end().catch(() => undefined);
       throw err;
     }
+    if (closed) {
+      // close() ran while this reconnect was under way: nobody will end this connection later.
+      await client.end().catch(() => undefined);
+      return;
+    }
     listener = client;
   }
 
