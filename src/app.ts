@@ -68,7 +68,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
 
   let persistence: Persistence;
   try {
-    persistence = overrides.persistence ?? (await createPersistence(config));
+    persistence = overrides.persistence ?? (await createPersistence(config, logger));
   } catch (error) {
     await retrieval.close();
     throw error;
@@ -91,6 +91,9 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     graph,
     transaction: persistence.saver,
     locks: persistence.locks,
+    profiles: persistence.profiles,
+    events: persistence.events,
+    eraseThread: (key) => persistence.eraseThread(key),
     defaultLanguage: bundle.defaultLanguage,
     now,
     newId: randomUUID,

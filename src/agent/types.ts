@@ -158,6 +158,24 @@ export type TurnAttempt =
   /** Same request_id as a completed turn, different text. */
   | { kind: "request_conflict" };
 
+/** What another service watching a thread learns about its turns, from whichever process runs them. */
+export type ThreadEvent =
+  | { kind: "progress"; turnId: string; progress: NodeProgressEvent }
+  | { kind: "result"; turnId: string; result: TurnResult }
+  /** The turn ended without a result (cancelled, past its deadline, or failed); the thread is as it was. */
+  | { kind: "failed"; turnId: string; reason: "cancelled" | "error" };
+
+/** One message of a watch stream. After fell_behind the stream ends: resync with getThread, then watch again. */
+export type WatchItem =
+  | { kind: "event"; threadId: string; event: ThreadEvent }
+  | { kind: "fell_behind"; reason: "slow_consumer" | "source_interrupted" };
+
+export interface ThreadWatch extends AsyncIterable<WatchItem> {
+  close(): void;
+}
+
+export type DeleteThreadAttempt = { kind: "deleted"; existed: boolean } | { kind: "busy" };
+
 export interface RunTurnOptions {
   signal?: AbortSignal;
   /**
@@ -173,4 +191,10 @@ export interface TurnService {
   runTurn(input: TurnInput, options?: RunTurnOptions): Promise<TurnAttempt>;
   /** null when the thread has never run a turn (for this tenant). */
   getThread(tenantId: string, threadId: string): Promise<ThreadView | null>;
+  /** Erases the thread (checkpoints, history, replay records); busy while a turn runs on it. */
+  deleteThread(tenantId: string, threadId: string): Promise<DeleteThreadAttempt>;
+  /** Erases the user's long-term memory in this tenant. */
+  deleteUserMemory(tenantId: string, userId: string): Promise<{ existed: boolean }>;
+  /** Turn events of one thread, or of every thread of the tenant when threadId is omitted. */
+  watch(filter: { tenantId: string; threadId?: string }): Promise<ThreadWatch>;
 }

@@ -10,6 +10,7 @@ Commands:
   ingest  add or update documents (a folder, a JSONL file, or one file)
   config  validate a config bundle: frontdesk config validate [DIR]
   eval    measure turn quality on the evaluation scenarios (in-process or against a server)
+  db      migrate (or check) the PostgreSQL schema in DATABASE_URL
 
 Run "frontdesk <command> --help" for a command's options and environment variables.
 `;
@@ -53,6 +54,11 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
         // Loaded on demand, like the application: other commands never pay for the harness.
         const { evalCommand } = await import("./eval.js");
         return await evalCommand(rest, io);
+      }
+      case "db": {
+        // Loaded on demand, like the application: other commands never load the database drivers.
+        const { dbCommand } = await import("./db.js");
+        return await dbCommand(rest, io);
       }
       case undefined:
       case "help":

@@ -192,6 +192,17 @@ export interface Config {
     dataDir: string;
     /** DATABASE_URL. */
     databaseUrl: string | null;
+    /** Settings of the PostgreSQL persistence (used when checkpointer is postgres). */
+    postgres: PostgresSettings;
+  };
+  /** Watchers of running turns (WatchThread / WatchTenant). */
+  watch: {
+    /** FRONTDESK_WATCH_BUFFER_EVENTS, default 256: events queued for one watcher before it is told it fell behind and is disconnected. */
+    bufferEvents: number;
+    /** FRONTDESK_WATCH_MAX_WATCHERS, default 1000: open watch streams per process; more are RESOURCE_EXHAUSTED. */
+    maxWatchers: number;
+    /** FRONTDESK_WATCH_PUBLISH_QUEUE, default 10000: events waiting to be sent to other processes; beyond it events are dropped, never a turn slowed. */
+    publishQueue: number;
   };
   models: {
     /** FRONTDESK_MODEL_PROVIDER: offline (default) or gemini (default when GOOGLE_API_KEY is set). */
@@ -219,6 +230,25 @@ export interface Config {
   bundleDir: string;
   /** FRONTDESK_LOG_LEVEL, default info. */
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+}
+
+export interface PostgresSettings {
+  /** FRONTDESK_DB_MIGRATE_ON_START, default true: run `frontdesk db migrate` at start-up; when false a missing schema stops the start. */
+  migrateOnStart: boolean;
+  /** FRONTDESK_DB_POOL_MAX, default 10: connections for reads and commits. */
+  poolMax: number;
+  /** FRONTDESK_DB_LOCK_CONNECTIONS, default 32: turns running at once per process (each holds one connection for its thread lock). */
+  lockConnections: number;
+  /** FRONTDESK_DB_CONNECT_TIMEOUT_MS, default 3000: waiting for a connection longer than this is UNAVAILABLE. */
+  connectTimeoutMs: number;
+  /** FRONTDESK_DB_STATEMENT_TIMEOUT_MS, default 10000: one statement; longer is UNAVAILABLE. */
+  statementTimeoutMs: number;
+  /** FRONTDESK_THREAD_TTL_HOURS, default 720 (30 days): threads idle longer are deleted by the sweep; 0 keeps threads forever. */
+  threadTtlHours: number;
+  /** FRONTDESK_THREAD_SWEEP_INTERVAL_S, default 3600: how often a process sweeps idle threads. */
+  sweepIntervalSeconds: number;
+  /** FRONTDESK_WATCH_PAYLOAD_RETENTION_S, default 600: large watch events (over NOTIFY's 8000-byte limit) are kept this long for other processes to fetch. */
+  payloadRetentionSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -292,6 +322,17 @@ const EnvSchema = z.object({
   FRONTDESK_CHECKPOINTER: z.enum(["file", "memory", "postgres"]).optional(),
   FRONTDESK_DATA_DIR: z.string().min(1).default(".frontdesk"),
   DATABASE_URL: z.string().min(1).optional(),
+  FRONTDESK_DB_MIGRATE_ON_START: bool.default(true),
+  FRONTDESK_DB_POOL_MAX: int(1, 1_000).default(10),
+  FRONTDESK_DB_LOCK_CONNECTIONS: int(1, 10_000).default(32),
+  FRONTDESK_DB_CONNECT_TIMEOUT_MS: int(100, 600_000).default(3_000),
+  FRONTDESK_DB_STATEMENT_TIMEOUT_MS: int(100, 3_600_000).default(10_000),
+  FRONTDESK_THREAD_TTL_HOURS: z.coerce.number().min(0).max(87_600).default(720),
+  FRONTDESK_THREAD_SWEEP_INTERVAL_S: int(1, 604_800).default(3_600),
+  FRONTDESK_WATCH_PAYLOAD_RETENTION_S: int(10, 604_800).default(600),
+  FRONTDESK_WATCH_BUFFER_EVENTS: int(1, 1_000_000).default(256),
+  FRONTDESK_WATCH_MAX_WATCHERS: int(1, 1_000_000).default(1_000),
+  FRONTDESK_WATCH_PUBLISH_QUEUE: int(1, 1_000_000).default(10_000),
   FRONTDESK_MODEL_PROVIDER: z.enum(["offline", "gemini"]).optional(),
   GOOGLE_API_KEY: z.string().min(1).optional(),
   FRONTDESK_CLARIFY_WITH_MODEL: bool.default(false),
@@ -441,7 +482,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ambiguityMargin: e.FRONTDESK_AMBIGUITY_MARGIN,
       maxClarifyOptions: e.FRONTDESK_MAX_CLARIFY_OPTIONS,
     },
-    persistence: { checkpointer, dataDir: resolve(e.FRONTDESK_DATA_DIR), databaseUrl: e.DATABASE_URL ?? null },
+    persistence: {
+      checkpointer,
+      dataDir: resolve(e.FRONTDESK_DATA_DIR),
+      databaseUrl: e.DATABASE_URL ?? null,
+      postgres: {
+        migrateOnStart: e.FRONTDESK_DB_MIGRATE_ON_START,
+        poolMax: e.FRONTDESK_DB_POOL_MAX,
+        lockConnections: e.FRONTDESK_DB_LOCK_CONNECTIONS,
+        connectTimeoutMs: e.FRONTDESK_DB_CONNECT_TIMEOUT_MS,
+        statementTimeoutMs: e.FRONTDESK_DB_STATEMENT_TIMEOUT_MS,
+        threadTtlHours: e.FRONTDESK_THREAD_TTL_HOURS,
+        sweepIntervalSeconds: e.FRONTDESK_THREAD_SWEEP_INTERVAL_S,
+        payloadRetentionSeconds: e.FRONTDESK_WATCH_PAYLOAD_RETENTION_S,
+      },
+    },
+    watch: { bufferEvents: e.FRONTDESK_WATCH_BUFFER_EVENTS, maxWatchers: e.FRONTDESK_WATCH_MAX_WATCHERS, publishQueue: e.FRONTDESK_WATCH_PUBLISH_QUEUE },
     models: {
       provider,
       googleApiKey: e.GOOGLE_API_KEY ?? null,

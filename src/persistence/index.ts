@@ -2,15 +2,20 @@ import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { Config } from "../config/config.js";
 import { ConfigError } from "../config/config.js";
+import { silentLogger, type Logger } from "../domain/logger.js";
 import { createInProcessLocks, type ThreadLocks } from "./locks.js";
+import { createPostgresPersistence } from "./postgres.js";
 import { createBaseStoreProfileStore, type ProfileStore } from "./profile-store.js";
 import { createSqliteProfileStore, openLocalDatabase } from "./sqlite.js";
 import { TurnScopedSaver } from "./turn-scoped-saver.js";
+import { createInProcessTurnEvents, type FanoutOptions, type TurnEvents } from "./watch.js";
 
 export { StorageUnavailableError } from "./errors.js";
 export type { Lease, ThreadLocks } from "./locks.js";
 export type { ProfileStore } from "./profile-store.js";
+export { threadKey, parseThreadKey } from "./thread-key.js";
 export { TurnScopedSaver, type TurnTransaction } from "./turn-scoped-saver.js";
+export { WatchLimitError, type FellBehindReason, type TurnEvents, type Watch, type WatchFilter, type WatchMessage } from "./watch.js";
 
 /** Everything that keeps threads and memory, chosen by configuration. */
 export interface Persistence {
@@ -18,21 +23,43 @@ export interface Persistence {
   saver: TurnScopedSaver;
   profiles: ProfileStore;
   locks: ThreadLocks;
+  /** Progress and results of running turns, for watchers (across processes with Postgres). */
+  events: TurnEvents;
+  /** Deletes everything kept for a thread (call it holding the thread's lease). True when something was deleted. */
+  eraseThread(threadKey: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
-export function createMemoryPersistence(): Persistence {
+/** Watch limits when the caller has no configuration (tests, embedding programs). */
+export const DEFAULT_WATCH: FanoutOptions = { bufferEvents: 256, maxWatchers: 1_000 };
+
+/** Erasure through the saver, for backends whose saver holds everything kept for a thread. */
+function eraseThroughSaver(saver: TurnScopedSaver) {
+  return async (key: string): Promise<boolean> => {
+    const existed = (await saver.getTuple({ configurable: { thread_id: key } })) !== undefined;
+    await saver.deleteThread(key);
+    return existed;
+  };
+}
+
+export function createMemoryPersistence(watch: FanoutOptions = DEFAULT_WATCH): Persistence {
+  const saver = new TurnScopedSaver(new MemorySaver());
+  const events = createInProcessTurnEvents(watch);
   return {
     kind: "memory",
-    saver: new TurnScopedSaver(new MemorySaver()),
+    saver,
     profiles: createBaseStoreProfileStore(new InMemoryStore()),
     locks: createInProcessLocks(),
-    async close() {},
+    events,
+    eraseThread: eraseThroughSaver(saver),
+    async close() {
+      await events.close();
+    },
   };
 }
 
 /** The embedded default: one SQLite file in the data directory, surviving restarts. */
-export function createFilePersistence(dataDir: string): Persistence {
+export function createFilePersistence(dataDir: string, watch: FanoutOptions = DEFAULT_WATCH): Persistence {
   const db = openLocalDatabase(dataDir);
   const sqlite = new SqliteSaver(db);
   // SqliteSaver keeps every checkpoint forever; a thread needs only its latest. Its tables exist
@@ -44,27 +71,35 @@ export function createFilePersistence(dataDir: string): Persistence {
     })();
   };
   const locks = createInProcessLocks();
+  const saver = new TurnScopedSaver(sqlite, prune);
+  const events = createInProcessTurnEvents(watch);
   return {
     kind: "file",
-    saver: new TurnScopedSaver(sqlite, prune),
+    saver,
     profiles: createSqliteProfileStore(db),
     locks,
+    events,
+    eraseThread: eraseThroughSaver(saver),
     async close() {
+      await events.close();
       await locks.close();
       db.close();
     },
   };
 }
 
-export async function createPersistence(config: Config): Promise<Persistence> {
+export async function createPersistence(config: Config, logger: Logger = silentLogger): Promise<Persistence> {
   const kind = config.persistence.checkpointer;
   switch (kind) {
     case "memory":
-      return createMemoryPersistence();
+      return createMemoryPersistence(config.watch);
     case "file":
-      return createFilePersistence(config.persistence.dataDir);
-    case "postgres":
-      throw new ConfigError("FRONTDESK_CHECKPOINTER=postgres is not available in this build yet; use file or memory");
+      return createFilePersistence(config.persistence.dataDir, config.watch);
+    case "postgres": {
+      const databaseUrl = config.persistence.databaseUrl;
+      if (databaseUrl === null) throw new ConfigError("FRONTDESK_CHECKPOINTER=postgres needs DATABASE_URL");
+      return createPostgresPersistence({ databaseUrl, settings: config.persistence.postgres, watch: config.watch, logger });
+    }
     default: {
       const unreachable: never = kind;
       throw new ConfigError(`unknown checkpointer ${String(unreachable)}`);

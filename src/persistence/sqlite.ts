@@ -38,7 +38,7 @@ export function createSqliteProfileStore(db: Database.Database): ProfileStore {
       upsert.run(tenantId, userId, JSON.stringify(profile), new Date().toISOString());
     },
     async delete(tenantId, userId) {
-      remove.run(tenantId, userId);
+      return remove.run(tenantId, userId).changes > 0;
     },
   };
 }

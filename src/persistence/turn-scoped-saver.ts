@@ -25,7 +25,16 @@ export interface TurnTransaction {
 /** Deletes every checkpoint of a thread except `keepCheckpointId` (stores that keep history forever grow without bound). */
 export type PruneThread = (threadId: string, keepCheckpointId: string) => Promise<void>;
 
-type Deferred = () => Promise<unknown>;
+/** A write LangGraph made during a turn, held back until the turn commits. */
+export type BufferedWrite =
+  | { kind: "checkpoint"; config: RunnableConfig; checkpoint: Checkpoint; metadata: CheckpointMetadata; newVersions: ChannelVersions }
+  | { kind: "writes"; config: RunnableConfig; writes: PendingWrite[]; taskId: string; taskPath?: string };
+
+/**
+ * Applies one turn's buffered writes. A backend that can do so applies them, and prunes, in one
+ * database transaction (Postgres); the default applies them one by one through the inner saver.
+ */
+export type CommitTurn = (threadId: string, writes: readonly BufferedWrite[]) => Promise<void>;
 
 const threadOf = (config: RunnableConfig): string => {
   const id = config.configurable?.["thread_id"];
@@ -34,26 +43,28 @@ const threadOf = (config: RunnableConfig): string => {
 };
 
 export class TurnScopedSaver extends BaseCheckpointSaver implements TurnTransaction {
-  private readonly open = new Map<string, { ops: Deferred[]; lastCheckpointId: string | null }>();
+  private readonly open = new Map<string, BufferedWrite[]>();
+  private readonly commitTurn: CommitTurn;
 
   constructor(
     readonly inner: BaseCheckpointSaver,
-    private readonly prune: PruneThread | null = null,
+    prune: PruneThread | null = null,
+    commitTurn: CommitTurn | null = null,
   ) {
     super(inner.serde);
+    this.commitTurn = commitTurn ?? ((threadId, writes) => applyOneByOne(inner, prune, threadId, writes));
   }
 
   begin(threadId: string): void {
     if (this.open.has(threadId)) throw new Error(`a turn is already open on thread ${threadId}`);
-    this.open.set(threadId, { ops: [], lastCheckpointId: null });
+    this.open.set(threadId, []);
   }
 
   async commit(threadId: string): Promise<void> {
-    const turn = this.open.get(threadId);
+    const writes = this.open.get(threadId);
     this.open.delete(threadId);
-    if (turn === undefined) return;
-    for (const op of turn.ops) await op();
-    if (this.prune !== null && turn.lastCheckpointId !== null) await this.prune(threadId, turn.lastCheckpointId);
+    if (writes === undefined || writes.length === 0) return;
+    await this.commitTurn(threadId, writes);
   }
 
   discard(threadId: string): void {
@@ -72,8 +83,7 @@ export class TurnScopedSaver extends BaseCheckpointSaver implements TurnTransact
     const threadId = threadOf(config);
     const turn = this.open.get(threadId);
     if (turn === undefined) return this.inner.put(config, checkpoint, metadata, newVersions);
-    turn.ops.push(() => this.inner.put(config, checkpoint, metadata, newVersions));
-    turn.lastCheckpointId = checkpoint.id;
+    turn.push({ kind: "checkpoint", config, checkpoint, metadata, newVersions });
     // The same shape every saver returns: the config that addresses the new checkpoint.
     return {
       configurable: {
@@ -87,7 +97,7 @@ export class TurnScopedSaver extends BaseCheckpointSaver implements TurnTransact
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
     const turn = this.open.get(threadOf(config));
     if (turn === undefined) return this.inner.putWrites(config, writes, taskId, taskPath);
-    turn.ops.push(() => this.inner.putWrites(config, writes, taskId, taskPath));
+    turn.push({ kind: "writes", config, writes, taskId, ...(taskPath !== undefined ? { taskPath } : {}) });
   }
 
   override deleteThread(threadId: string): Promise<void> {
@@ -97,4 +107,22 @@ export class TurnScopedSaver extends BaseCheckpointSaver implements TurnTransact
   override getNextVersion(current: number | undefined): number {
     return this.inner.getNextVersion(current);
   }
+}
+
+/** The id of the checkpoint a turn ends on: its last buffered checkpoint. */
+export function lastCheckpointId(writes: readonly BufferedWrite[]): string | null {
+  for (let i = writes.length - 1; i >= 0; i--) {
+    const write = writes[i]!;
+    if (write.kind === "checkpoint") return write.checkpoint.id;
+  }
+  return null;
+}
+
+async function applyOneByOne(inner: BaseCheckpointSaver, prune: PruneThread | null, threadId: string, writes: readonly BufferedWrite[]): Promise<void> {
+  for (const write of writes) {
+    if (write.kind === "checkpoint") await inner.put(write.config, write.checkpoint, write.metadata, write.newVersions);
+    else await inner.putWrites(write.config, write.writes, write.taskId, write.taskPath);
+  }
+  const keep = lastCheckpointId(writes);
+  if (prune !== null && keep !== null) await prune(threadId, keep);
 }

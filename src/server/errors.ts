@@ -56,6 +56,9 @@ export function toConnectError(err: unknown, ctx: ErrorContext): ConnectError {
   if (err instanceof Error && err.name === "InvalidPageTokenError") {
     return new ConnectError("page_token: not a token this service issued", Code.InvalidArgument, undefined, undefined, err);
   }
+  if (err instanceof Error && err.name === "WatchLimitError") {
+    return new ConnectError("too many watchers on this server, retry later", Code.ResourceExhausted, undefined, undefined, err);
+  }
   ctx.logger.error({ err, procedure: ctx.procedure }, "turn failed with an unexpected error");
   return new ConnectError("internal error", Code.Internal, undefined, undefined, err);
 }

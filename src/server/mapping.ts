@@ -14,12 +14,19 @@ import {
   type TurnResult as WireTurnResult,
 } from "../../gen/frontdesk/v1/turn_pb.js";
 import { ThreadSchema, ThreadStatus, type Thread } from "../../gen/frontdesk/v1/thread_pb.js";
+import {
+  FellBehindReason as WireFellBehindReason,
+  ThreadEventSchema,
+  TurnFailureReason as WireTurnFailureReason,
+  type ThreadEvent as WireThreadEvent,
+} from "../../gen/frontdesk/v1/watch_pb.js";
 import type {
   AnswerKind,
   EscalationOutcome,
   EscalationReason,
   NodeProgressEvent,
   ThreadView,
+  WatchItem,
   TurnOutcome,
   TurnResult,
 } from "../agent/types.js";
@@ -248,4 +255,30 @@ export function threadToWire(view: ThreadView): Thread {
     turnCount: u32(view.turnCount),
     updatedAt: timestamp(view.updatedAt),
   });
+}
+
+/** The first message of every watch stream. */
+export function watchStartedToWire(threadId: string): WireThreadEvent {
+  return create(ThreadEventSchema, { threadId, event: { case: "started", value: {} } });
+}
+
+/** A watch item as the wire's ThreadEvent: progress and results exactly as StreamTurn sends them. */
+export function watchItemToWire(item: WatchItem): WireThreadEvent {
+  if (item.kind === "fell_behind") {
+    const reason = item.reason === "slow_consumer" ? WireFellBehindReason.SLOW_CONSUMER : WireFellBehindReason.SOURCE_INTERRUPTED;
+    return create(ThreadEventSchema, { event: { case: "fellBehind", value: { reason } } });
+  }
+  const { threadId, event } = item;
+  switch (event.kind) {
+    case "progress":
+      return create(ThreadEventSchema, { threadId, turnId: event.turnId, event: { case: "progress", value: progressToWire(event.progress) } });
+    case "result":
+      return create(ThreadEventSchema, { threadId, turnId: event.turnId, event: { case: "result", value: turnResultToWire(event.result) } });
+    case "failed": {
+      const reason = event.reason === "cancelled" ? WireTurnFailureReason.CANCELLED : WireTurnFailureReason.ERROR;
+      return create(ThreadEventSchema, { threadId, turnId: event.turnId, event: { case: "failed", value: { reason } } });
+    }
+    default:
+      return assertNever(event);
+  }
 }

@@ -30,18 +30,22 @@ function notFound(message: string): MessageResponse {
   return { case: "errorResponse", value: { errorCode: Code.NotFound, errorMessage: message } };
 }
 
-/** The file first, then its transitive imports, each once (what grpcurl and buf curl expect). */
+/**
+ * The file first, then its transitive imports, each once (what grpcurl and buf curl expect),
+ * every file before the files it imports: read backwards, the list is a valid
+ * FileDescriptorSet order (each file after its dependencies), also when imports share files.
+ */
 function withDependencies(file: DescFile): DescFile[] {
   const seen = new Set<string>();
-  const out: DescFile[] = [];
+  const postOrder: DescFile[] = [];
   const visit = (f: DescFile) => {
     if (seen.has(f.name)) return;
     seen.add(f.name);
-    out.push(f);
     for (const dep of f.dependencies) visit(dep);
+    postOrder.push(f);
   };
   visit(file);
-  return out;
+  return postOrder.reverse();
 }
 
 export function createReflectionIndex(services: readonly DescService[]): ReflectionIndex {

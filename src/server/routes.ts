@@ -7,13 +7,14 @@ import {
   type StreamTurnResponse,
 } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import type { TurnRequest, TurnResult as WireTurnResult } from "../../gen/frontdesk/v1/turn_pb.js";
-import type { NodeProgressEvent, TurnInput, TurnService } from "../agent/types.js";
+import type { ThreadEvent as WireThreadEvent } from "../../gen/frontdesk/v1/watch_pb.js";
+import type { NodeProgressEvent, ThreadWatch, TurnInput, TurnService } from "../agent/types.js";
 import type { Config } from "../config/config.js";
 import { createAuthInterceptor, createTenantResolver, requireTenant, type TenantResolver } from "./auth.js";
 import { refusedAttemptError, toConnectError } from "./errors.js";
-import { progressToWire, threadToWire, turnResultToWire } from "./mapping.js";
+import { progressToWire, threadToWire, turnResultToWire, watchItemToWire, watchStartedToWire } from "./mapping.js";
 import { createAsyncQueue } from "./queue.js";
-import { validateGetThreadRequest, validateTurnRequest, type Validation } from "./validate.js";
+import { validateDeleteUserMemoryRequest, validateGetThreadRequest, validateTurnRequest, type Validation } from "./validate.js";
 
 export interface AgentRoutesOptions {
   turnService: TurnService;
@@ -23,6 +24,8 @@ export interface AgentRoutesOptions {
   domains: readonly string[];
   /** Defaults to one built from config.auth. */
   tenants?: TenantResolver;
+  /** Fires when the server starts shutting down: watch streams end at once instead of holding the shutdown for its grace period. */
+  draining?: AbortSignal;
 }
 
 function accept<T>(v: Validation<T>): T {
@@ -87,6 +90,31 @@ export function createAgentRoutes(options: AgentRoutesOptions): (router: Connect
     }
   };
 
+  /**
+   * A watch stream: `started`, then the watched turns' events until the caller leaves, the
+   * watcher falls behind (its last message says so), or the server shuts down (UNAVAILABLE).
+   */
+  async function* watchStream(filter: { tenantId: string; threadId?: string }, ctx: HandlerContext): AsyncGenerator<WireThreadEvent> {
+    let watch: ThreadWatch;
+    try {
+      watch = await turnService.watch(filter);
+    } catch (err) {
+      throw toConnectError(err, { signal: ctx.signal, logger, procedure: procedure(ctx) });
+    }
+    const stop = () => watch.close();
+    ctx.signal.addEventListener("abort", stop, { once: true });
+    options.draining?.addEventListener("abort", stop, { once: true });
+    try {
+      yield watchStartedToWire(filter.threadId ?? "");
+      for await (const item of watch) yield watchItemToWire(item);
+      if (options.draining?.aborted === true) throw new ConnectError("server is shutting down, watch again", Code.Unavailable);
+    } finally {
+      ctx.signal.removeEventListener("abort", stop);
+      options.draining?.removeEventListener("abort", stop);
+      watch.close();
+    }
+  }
+
   const impl: ServiceImpl<typeof AgentService> = {
     async turn(req, ctx) {
       return { result: await runTurn(validTurn(req, ctx), ctx, ctx.signal) };
@@ -128,6 +156,39 @@ export function createAgentRoutes(options: AgentRoutesOptions): (router: Connect
         const view = await turnService.getThread(tenantId, threadId);
         if (view === null) throw new ConnectError("thread_id: no such thread", Code.NotFound);
         return { thread: threadToWire(view) };
+      } catch (err) {
+        throw toConnectError(err, { signal: ctx.signal, logger, procedure: procedure(ctx) });
+      }
+    },
+
+    async *watchThread(req, ctx) {
+      const tenantId = requireTenant(ctx);
+      const { threadId } = accept(validateGetThreadRequest(req, config.limits));
+      for await (const event of watchStream({ tenantId, threadId }, ctx)) yield { event };
+    },
+
+    async *watchTenant(_req, ctx) {
+      const tenantId = requireTenant(ctx);
+      for await (const event of watchStream({ tenantId }, ctx)) yield { event };
+    },
+
+    async deleteThread(req, ctx) {
+      const tenantId = requireTenant(ctx);
+      const { threadId } = accept(validateGetThreadRequest(req, config.limits));
+      try {
+        const attempt = await turnService.deleteThread(tenantId, threadId);
+        if (attempt.kind === "busy") throw new ConnectError("turn in progress", Code.Aborted);
+        return { existed: attempt.existed };
+      } catch (err) {
+        throw toConnectError(err, { signal: ctx.signal, logger, procedure: procedure(ctx) });
+      }
+    },
+
+    async deleteUserMemory(req, ctx) {
+      const tenantId = requireTenant(ctx);
+      const { userId } = accept(validateDeleteUserMemoryRequest(req, config.limits));
+      try {
+        return await turnService.deleteUserMemory(tenantId, userId);
       } catch (err) {
         throw toConnectError(err, { signal: ctx.signal, logger, procedure: procedure(ctx) });
       }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import http2 from "node:http2";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
@@ -80,6 +80,8 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
   const reflection = createReflectionIndex(documents === undefined ? SERVICES : SERVICES_WITH_DOCUMENTS);
   // Aborting this makes every running handler's ctx.signal fire with UNAVAILABLE (Connect option).
   const shutdown = new AbortController();
+  // Fires when close() begins: open-ended streams (watches) end then, running turns get the grace period.
+  const draining = new AbortController();
 
   const agentRoutes = createAgentRoutes({
     turnService: options.turnService,
@@ -87,6 +89,7 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
     logger,
     tenants,
     domains: options.domains,
+    draining: draining.signal,
   });
   const documentRoutes =
     documents === undefined
@@ -112,6 +115,14 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
   // server.close() waits for open HTTP/2 sessions forever: track them to end them on shutdown.
   const sessions = new Set<http2.ServerHttp2Session>();
   let onSessionsDrained: (() => void) | null = null;
+  // A destroyed session ends its socket gracefully, which waits for the peer to end its side too;
+  // a client that keeps the connection open would hold server.close() forever. Keep the sockets
+  // to cut them off after the grace period.
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
   server.on("session", (session: http2.ServerHttp2Session) => {
     sessions.add(session);
     session.on("error", (err: Error) => logger.debug({ err }, "http2 session error"));
@@ -159,6 +170,7 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
       closing ??= (async () => {
         // Probes see NOT_SERVING first, so a load balancer stops routing here before calls end.
         health.shutdown();
+        draining.abort();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         // GOAWAY: no new streams on existing connections; running calls may finish.
         for (const session of sessions) session.close();
@@ -169,6 +181,7 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
           // A moment for handlers to send their UNAVAILABLE before the connections are cut.
           await drained(250);
           for (const session of sessions) session.destroy();
+          for (const socket of sockets) socket.destroy();
         }
         await closed;
       })();

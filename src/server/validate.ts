@@ -1,4 +1,9 @@
-import type { GetThreadRequest } from "../../gen/frontdesk/v1/agent_service_pb.js";
+import type {
+  DeleteThreadRequest,
+  DeleteUserMemoryRequest,
+  GetThreadRequest,
+  WatchThreadRequest,
+} from "../../gen/frontdesk/v1/agent_service_pb.js";
 import type { TurnRequest } from "../../gen/frontdesk/v1/turn_pb.js";
 import type { TurnInput } from "../agent/types.js";
 import type { Config } from "../config/config.js";
@@ -75,7 +80,16 @@ export function validateTurnRequest(
   return { kind: "valid", input };
 }
 
-export function validateGetThreadRequest(req: GetThreadRequest, limits: ValidationLimits): Validation<{ threadId: string }> {
+/** GetThread, WatchThread and DeleteThread all name one thread. */
+export function validateGetThreadRequest(
+  req: GetThreadRequest | WatchThreadRequest | DeleteThreadRequest,
+  limits: ValidationLimits,
+): Validation<{ threadId: string }> {
   const problem = checkId("thread_id", req.threadId, limits.maxIdChars, true);
   return problem ?? { kind: "valid", input: { threadId: req.threadId } };
+}
+
+export function validateDeleteUserMemoryRequest(req: DeleteUserMemoryRequest, limits: ValidationLimits): Validation<{ userId: string }> {
+  const problem = checkId("user_id", req.userId, limits.maxIdChars, true);
+  return problem ?? { kind: "valid", input: { userId: req.userId } };
 }

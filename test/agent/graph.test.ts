@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { NodeProgressEvent, TurnAttempt, TurnResult } from "../../src/agent/types.js";
+import type { NodeProgressEvent, TurnAttempt, TurnResult, WatchItem } from "../../src/agent/types.js";
 import { ModelError } from "../../src/models/errors.js";
 import type { ModelProvider } from "../../src/models/provider.js";
 import { chunk, failing, fakeRetriever, harness, scriptedModels, turn } from "./support.js";
@@ -294,6 +294,14 @@ describe("the turn graph", () => {
     expect(view).toMatchObject({ status: "escalated", turnCount: 1, handoff: first.outcome });
   });
 
+  it("answers the retry of the escalating turn with its stored result, not the closed-thread refusal", async () => {
+    const h = harness({ models: scriptedModels({}), retriever: fakeRetriever(() => []) });
+    const first = completed((await run(h, "I want to file a complaint", { requestId: "req-esc" })).attempt);
+    expect(first.outcome.kind).toBe("escalate");
+    expect(await h.service.runTurn(turn("I want to file a complaint", { requestId: "req-esc" }))).toEqual({ kind: "replayed", result: first });
+    expect((await h.service.runTurn(turn("hello?", { requestId: "req-next" }))).kind).toBe("thread_closed");
+  });
+
   it("replays a retried request_id without running the graph, and rejects a reused id with other text", async () => {
     const models = scriptedModels({ triage: knowledge, generate: verbatimDraft });
     const h = harness({ models, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]) });
@@ -339,6 +347,9 @@ describe("the turn graph", () => {
     abortNext = new AbortController();
     await expect(h.service.runTurn(turn("And the maximum?"), { signal: abortNext.signal })).rejects.toThrow();
     expect(await h.service.getThread("default", "thread-1")).toEqual(before);
+    expect(await h.persistence.saver.inner.getTuple({ configurable: { thread_id: "default/thread-1" } })).toMatchObject({
+      checkpoint: { channel_values: { turnCount: 1 } },
+    });
     // The lock was released: the next turn runs.
     abortNext = null;
     expect((await h.service.runTurn(turn("Is glass covered?"))).kind).toBe("completed");
@@ -367,5 +378,74 @@ describe("the turn graph", () => {
     if (escalated.outcome.kind !== "escalate") throw new Error();
     expect(escalated.outcome.handoff.userProfile).toEqual({ family: "married", preferredLanguage: "en" });
     expect(await h.persistence.profiles.get("other-tenant", "user-1")).toEqual({});
+  });
+
+  it("forgets what the user asks to forget, on any path, and learns nothing from that message", async () => {
+    const models = scriptedModels({
+      triage: knowledge,
+      generate: verbatimDraft,
+      contextualize: (input) => ({ query: input.text }),
+      // A model that would happily re-extract the very fact the user wants forgotten.
+      extract_memory: () => ({ facts: { vehicle: "2019 Peugeot 206", family: "married" } }),
+    });
+    const h = harness({ models, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]) });
+    await run(h, "I drive a Peugeot and I'm married. What is the deductible?");
+    expect(await h.persistence.profiles.get("default", "user-1")).toEqual({ vehicle: "2019 Peugeot 206", family: "married", preferredLanguage: "en" });
+
+    const forgetCar = await run(h, "Please forget that I drive a Peugeot. What is the deductible?", { threadId: "thread-2" });
+    expect(forgetCar.path).toContain("write_memory");
+    expect(await h.persistence.profiles.get("default", "user-1")).toEqual({ family: "married", preferredLanguage: "en" });
+    expect(models.calls.filter((role) => role === "extract_memory")).toHaveLength(1);
+
+    // A handoff request never reaches write_memory; the forget still happens, and the handoff
+    // carries the profile without the forgotten facts.
+    const escalated = completed((await run(h, "forget everything about me and let me talk to a person", { threadId: "thread-3" })).attempt);
+    if (escalated.outcome.kind !== "escalate") throw new Error("expected an escalation");
+    expect(escalated.outcome.handoff.userProfile).toEqual({});
+    expect(await h.persistence.profiles.get("default", "user-1")).toEqual({});
+  });
+
+  it("publishes each turn's progress, then its result after the commit, or its failure, to the thread's and the tenant's watchers", async () => {
+    const models = scriptedModels({ triage: knowledge, generate: verbatimDraft, contextualize: (input) => ({ query: input.text }) });
+    let abortNext: AbortController | null = null;
+    const retriever = fakeRetriever(() => {
+      abortNext?.abort(new Error("client went away"));
+      return [{ chunk: deductible, score: 0.8 }];
+    });
+    const h = harness({ models, retriever });
+    const thread = await h.service.watch({ tenantId: "default", threadId: "thread-1" });
+    const tenant = await h.service.watch({ tenantId: "default" });
+    const otherTenant = await h.service.watch({ tenantId: "other-tenant" });
+    const seen: WatchItem[] = [];
+    const reading = (async () => {
+      for await (const item of thread) {
+        seen.push(item);
+        if (item.kind === "event" && item.event.kind !== "progress") break;
+      }
+    })();
+
+    const { attempt, events } = await run(h, "What is the deductible?");
+    const result = completed(attempt);
+    await reading;
+    expect(seen).toEqual([
+      ...events.map((progress) => ({ kind: "event", threadId: "thread-1", event: { kind: "progress", turnId: result.turnId, progress } })),
+      { kind: "event", threadId: "thread-1", event: { kind: "result", turnId: result.turnId, result } },
+    ]);
+
+    abortNext = new AbortController();
+    await expect(h.service.runTurn(turn("And the maximum?", { threadId: "thread-2" }), { signal: abortNext.signal })).rejects.toThrow();
+    const tenantItems: WatchItem[] = [];
+    for await (const item of tenant) {
+      tenantItems.push(item);
+      if (item.kind === "event" && item.event.kind === "failed") break;
+    }
+    expect(tenantItems.filter((i) => i.kind === "event" && i.event.kind === "result")).toHaveLength(1);
+    expect(tenantItems.at(-1)).toMatchObject({ kind: "event", threadId: "thread-2", event: { kind: "failed", reason: "cancelled" } });
+
+    // The other tenant's watcher saw nothing: closing it ends its stream empty.
+    otherTenant.close();
+    const leaked: WatchItem[] = [];
+    for await (const item of otherTenant) leaked.push(item);
+    expect(leaked).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { filterSensitive, isSensitive, mergeProfile } from "../../src/agent/memory-filter.js";
+import { filterSensitive, forgetFacts, forgetRequest, isSensitive, mergeProfile } from "../../src/agent/memory-filter.js";
 
 describe("memory filter", () => {
   it.each([
@@ -29,5 +29,30 @@ describe("memory filter", () => {
       vehicle: "Samand",
       productsHeld: ["travel", "motor-body"],
     });
+  });
+
+  it.each([
+    ["Please forget that I drive a Peugeot 206", ["vehicle"]],
+    ["Don't remember anything about my wife and kids", ["family"]],
+    ["Forget what I told you", "all"],
+    ["forget everything", "all"],
+    ["فراموش کن که ماشینم پژو است", ["vehicle"]],
+    ["اطلاعات خانواده‌ام را پاک کن", ["family"]],
+    ["لطفا همه چیز را فراموش کن", "all"],
+  ] as const)("reads %s as a request to forget %j", (text, keys) => {
+    expect(forgetRequest(text)).toEqual(keys);
+  });
+
+  it.each(["What is the deductible for my car?", "I forgot my policy number", "Can you remember my renewal date next time?", "ماشینم تصادف کرده"])(
+    "does not read %s as a forget request",
+    (text) => {
+      expect(forgetRequest(text)).toBeNull();
+    },
+  );
+
+  it("forgets the named facts, or all of them", () => {
+    const profile = { vehicle: "Pride", family: "married", preferredLanguage: "fa" as const };
+    expect(forgetFacts(profile, ["vehicle"])).toEqual({ family: "married", preferredLanguage: "fa" });
+    expect(forgetFacts(profile, "all")).toEqual({});
   });
 });

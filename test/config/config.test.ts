@@ -6,7 +6,18 @@ describe("loadConfig", () => {
   it("gives the embedded default with no environment", () => {
     const config = loadConfig({}, "/srv/app");
     expect(config.server).toMatchObject({ host: "127.0.0.1", port: 8080, allowPublicBind: false, tls: null, turnTimeoutMs: 30_000 });
-    expect(config.persistence).toEqual({ checkpointer: "file", dataDir: "/srv/app/.frontdesk", databaseUrl: null });
+    expect(config.persistence).toMatchObject({ checkpointer: "file", dataDir: "/srv/app/.frontdesk", databaseUrl: null });
+    expect(config.persistence.postgres).toEqual({
+      migrateOnStart: true,
+      poolMax: 10,
+      lockConnections: 32,
+      connectTimeoutMs: 3_000,
+      statementTimeoutMs: 10_000,
+      threadTtlHours: 720,
+      sweepIntervalSeconds: 3_600,
+      payloadRetentionSeconds: 600,
+    });
+    expect(config.watch).toEqual({ bufferEvents: 256, maxWatchers: 1_000, publishQueue: 10_000 });
     expect(config.models.provider).toBe("offline");
     expect(config.limits.maxTextChars).toBe(4_000);
     expect(config.budgets).toEqual({ retrievalRounds: 2, clarifyStreak: 2, regenerations: 1, modelCalls: 8 });
@@ -50,6 +61,9 @@ describe("loadConfig", () => {
     expect(config.persistence.checkpointer).toBe("postgres");
     expect(config.models.provider).toBe("gemini");
     expect(() => loadConfig({ FRONTDESK_CHECKPOINTER: "postgres" })).toThrow(/DATABASE_URL/u);
+    const tuned = loadConfig({ DATABASE_URL: "postgres://127.0.0.1/x", FRONTDESK_DB_MIGRATE_ON_START: "false", FRONTDESK_THREAD_TTL_HOURS: "0.5" });
+    expect(tuned.persistence.postgres).toMatchObject({ migrateOnStart: false, threadTtlHours: 0.5 });
+    expect(() => loadConfig({ FRONTDESK_WATCH_BUFFER_EVENTS: "0" })).toThrow(/FRONTDESK_WATCH_BUFFER_EVENTS/u);
     expect(() => loadConfig({ FRONTDESK_MODEL_PROVIDER: "gemini" })).toThrow(/GOOGLE_API_KEY/u);
   });
 

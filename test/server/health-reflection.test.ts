@@ -102,15 +102,17 @@ describe("server reflection, driven by hand", () => {
       "grpc.reflection.v1.ServerReflection",
       "grpc.reflection.v1alpha.ServerReflection",
     ]);
+    // The file first, then its imports: every file before the files it imports.
     expect(fileNames(bySymbol)).toEqual([
       "frontdesk/v1/agent_service.proto",
+      "frontdesk/v1/watch.proto",
       "frontdesk/v1/thread.proto",
       "frontdesk/v1/turn.proto",
-      "google/protobuf/struct.proto",
       "google/protobuf/timestamp.proto",
+      "google/protobuf/struct.proto",
     ]);
     expect(fileNames(byMethod)[0]).toBe("frontdesk/v1/agent_service.proto");
-    expect(fileNames(byFile)).toEqual(["frontdesk/v1/turn.proto", "google/protobuf/struct.proto", "google/protobuf/timestamp.proto"]);
+    expect(fileNames(byFile)).toEqual(["frontdesk/v1/turn.proto", "google/protobuf/timestamp.proto", "google/protobuf/struct.proto"]);
     expect(unknown?.messageResponse).toEqual(
       expect.objectContaining({ case: "errorResponse", value: expect.objectContaining({ errorCode: Code.NotFound }) }),
     );
@@ -126,7 +128,15 @@ describe("server reflection, driven by hand", () => {
     // A FileDescriptorSet lists dependencies first: the reverse of the response's order.
     const set = create(FileDescriptorSetSchema, { file: bytes.map((b) => fromBinary(FileDescriptorProtoSchema, b)).reverse() });
     const registry = createFileRegistry(set);
-    expect(registry.getService("frontdesk.v1.AgentService")?.methods.map((m) => m.name)).toEqual(["StreamTurn", "Turn", "GetThread"]);
+    expect(registry.getService("frontdesk.v1.AgentService")?.methods.map((m) => m.name)).toEqual([
+      "StreamTurn",
+      "Turn",
+      "GetThread",
+      "WatchThread",
+      "WatchTenant",
+      "DeleteThread",
+      "DeleteUserMemory",
+    ]);
     expect(registry.getMessage("frontdesk.v1.HandoffContext")?.fields.map((f) => f.name)).toContain("user_profile");
   });
 
@@ -152,9 +162,13 @@ describe("buf curl against the live server (no proto files)", () => {
   test("--list-methods via reflection", async () => {
     const { stdout } = await run(BUF, ["curl", "--list-methods", "--http2-prior-knowledge", `http://127.0.0.1:${s.port}`]);
     expect(stdout.trim().split("\n")).toEqual([
+      "frontdesk.v1.AgentService/DeleteThread",
+      "frontdesk.v1.AgentService/DeleteUserMemory",
       "frontdesk.v1.AgentService/GetThread",
       "frontdesk.v1.AgentService/StreamTurn",
       "frontdesk.v1.AgentService/Turn",
+      "frontdesk.v1.AgentService/WatchTenant",
+      "frontdesk.v1.AgentService/WatchThread",
       "grpc.health.v1.Health/Check",
       "grpc.health.v1.Health/List",
       "grpc.health.v1.Health/Watch",

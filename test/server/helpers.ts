@@ -3,15 +3,20 @@ import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import type {
+  DeleteThreadAttempt,
   EscalationOutcome,
   NodeProgressEvent,
   RunTurnOptions,
+  ThreadEvent,
   ThreadView,
+  ThreadWatch,
   TurnAttempt,
   TurnInput,
   TurnResult,
   TurnService,
 } from "../../src/agent/types.js";
+import { watchItems } from "../../src/agent/turn-service.js";
+import { createInProcessTurnEvents, type FanoutOptions, type TurnEvents } from "../../src/persistence/watch.js";
 import { loadConfig, type Config } from "../../src/config/config.js";
 import type { DocumentIndex, DocumentRules } from "../../src/retrieval/index.js";
 import { buildServer, type FrontdeskServer } from "../../src/server/server.js";
@@ -102,6 +107,21 @@ export class FakeTurnService implements TurnService {
   readonly threadCalls: { tenantId: string; threadId: string }[] = [];
   script: Script = async () => ({ kind: "completed", result: answerResult });
   threads = new Map<string, ThreadView>();
+  /** Keys "tenant/user" of users with a memory. */
+  memories = new Set<string>();
+  readonly deleteCalls: { tenantId: string; threadId?: string; userId?: string }[] = [];
+  /** Threads (tenant/thread) that answer deleteThread with busy. */
+  busyThreads = new Set<string>();
+  readonly events: TurnEvents;
+
+  constructor(watch: FanoutOptions = { bufferEvents: 256, maxWatchers: 100 }) {
+    this.events = createInProcessTurnEvents(watch);
+  }
+
+  /** What a real service publishes while a turn runs on (tenant, thread). */
+  publish(tenantId: string, threadId: string, event: ThreadEvent): void {
+    this.events.publish({ tenantId, threadId, payload: event });
+  }
 
   async runTurn(input: TurnInput, options: RunTurnOptions = {}): Promise<TurnAttempt> {
     this.calls.push({ input, signal: options.signal });
@@ -111,6 +131,21 @@ export class FakeTurnService implements TurnService {
   async getThread(tenantId: string, threadId: string): Promise<ThreadView | null> {
     this.threadCalls.push({ tenantId, threadId });
     return this.threads.get(`${tenantId}/${threadId}`) ?? null;
+  }
+
+  async deleteThread(tenantId: string, threadId: string): Promise<DeleteThreadAttempt> {
+    this.deleteCalls.push({ tenantId, threadId });
+    if (this.busyThreads.has(`${tenantId}/${threadId}`)) return { kind: "busy" };
+    return { kind: "deleted", existed: this.threads.delete(`${tenantId}/${threadId}`) };
+  }
+
+  async deleteUserMemory(tenantId: string, userId: string): Promise<{ existed: boolean }> {
+    this.deleteCalls.push({ tenantId, userId });
+    return { existed: this.memories.delete(`${tenantId}/${userId}`) };
+  }
+
+  async watch(filter: { tenantId: string; threadId?: string }): Promise<ThreadWatch> {
+    return watchItems(await this.events.subscribe(filter), silentLogger);
   }
 }
 

@@ -8,13 +8,15 @@ import type { Thread } from "./thread_pb.js";
 import { file_frontdesk_v1_thread } from "./thread_pb.js";
 import type { NodeProgress, TurnRequest, TurnRequestSchema, TurnResult } from "./turn_pb.js";
 import { file_frontdesk_v1_turn } from "./turn_pb.js";
+import type { ThreadEvent } from "./watch_pb.js";
+import { file_frontdesk_v1_watch } from "./watch_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file frontdesk/v1/agent_service.proto.
  */
 export const file_frontdesk_v1_agent_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBmcm9udGRlc2svdjEvYWdlbnRfc2VydmljZS5wcm90bxIMZnJvbnRkZXNrLnYxIjwKEVN0cmVhbVR1cm5SZXF1ZXN0EicKBHR1cm4YASABKAsyGS5mcm9udGRlc2sudjEuVHVyblJlcXVlc3QieQoSU3RyZWFtVHVyblJlc3BvbnNlEi4KCHByb2dyZXNzGAEgASgLMhouZnJvbnRkZXNrLnYxLk5vZGVQcm9ncmVzc0gAEioKBnJlc3VsdBgCIAEoCzIYLmZyb250ZGVzay52MS5UdXJuUmVzdWx0SABCBwoFZXZlbnQiOAoMVHVyblJlc3BvbnNlEigKBnJlc3VsdBgBIAEoCzIYLmZyb250ZGVzay52MS5UdXJuUmVzdWx0IiUKEEdldFRocmVhZFJlcXVlc3QSEQoJdGhyZWFkX2lkGAEgASgJIjkKEUdldFRocmVhZFJlc3BvbnNlEiQKBnRocmVhZBgBIAEoCzIULmZyb250ZGVzay52MS5UaHJlYWQy7gEKDEFnZW50U2VydmljZRJRCgpTdHJlYW1UdXJuEh8uZnJvbnRkZXNrLnYxLlN0cmVhbVR1cm5SZXF1ZXN0GiAuZnJvbnRkZXNrLnYxLlN0cmVhbVR1cm5SZXNwb25zZTABEj0KBFR1cm4SGS5mcm9udGRlc2sudjEuVHVyblJlcXVlc3QaGi5mcm9udGRlc2sudjEuVHVyblJlc3BvbnNlEkwKCUdldFRocmVhZBIeLmZyb250ZGVzay52MS5HZXRUaHJlYWRSZXF1ZXN0Gh8uZnJvbnRkZXNrLnYxLkdldFRocmVhZFJlc3BvbnNlYgZwcm90bzM", [file_frontdesk_v1_thread, file_frontdesk_v1_turn]);
+  fileDesc("CiBmcm9udGRlc2svdjEvYWdlbnRfc2VydmljZS5wcm90bxIMZnJvbnRkZXNrLnYxIjwKEVN0cmVhbVR1cm5SZXF1ZXN0EicKBHR1cm4YASABKAsyGS5mcm9udGRlc2sudjEuVHVyblJlcXVlc3QieQoSU3RyZWFtVHVyblJlc3BvbnNlEi4KCHByb2dyZXNzGAEgASgLMhouZnJvbnRkZXNrLnYxLk5vZGVQcm9ncmVzc0gAEioKBnJlc3VsdBgCIAEoCzIYLmZyb250ZGVzay52MS5UdXJuUmVzdWx0SABCBwoFZXZlbnQiOAoMVHVyblJlc3BvbnNlEigKBnJlc3VsdBgBIAEoCzIYLmZyb250ZGVzay52MS5UdXJuUmVzdWx0IiUKEEdldFRocmVhZFJlcXVlc3QSEQoJdGhyZWFkX2lkGAEgASgJIjkKEUdldFRocmVhZFJlc3BvbnNlEiQKBnRocmVhZBgBIAEoCzIULmZyb250ZGVzay52MS5UaHJlYWQiJwoSV2F0Y2hUaHJlYWRSZXF1ZXN0EhEKCXRocmVhZF9pZBgBIAEoCSI/ChNXYXRjaFRocmVhZFJlc3BvbnNlEigKBWV2ZW50GAEgASgLMhkuZnJvbnRkZXNrLnYxLlRocmVhZEV2ZW50IhQKEldhdGNoVGVuYW50UmVxdWVzdCI/ChNXYXRjaFRlbmFudFJlc3BvbnNlEigKBWV2ZW50GAEgASgLMhkuZnJvbnRkZXNrLnYxLlRocmVhZEV2ZW50IigKE0RlbGV0ZVRocmVhZFJlcXVlc3QSEQoJdGhyZWFkX2lkGAEgASgJIicKFERlbGV0ZVRocmVhZFJlc3BvbnNlEg8KB2V4aXN0ZWQYASABKAgiKgoXRGVsZXRlVXNlck1lbW9yeVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIrChhEZWxldGVVc2VyTWVtb3J5UmVzcG9uc2USDwoHZXhpc3RlZBgBIAEoCDLUBAoMQWdlbnRTZXJ2aWNlElEKClN0cmVhbVR1cm4SHy5mcm9udGRlc2sudjEuU3RyZWFtVHVyblJlcXVlc3QaIC5mcm9udGRlc2sudjEuU3RyZWFtVHVyblJlc3BvbnNlMAESPQoEVHVybhIZLmZyb250ZGVzay52MS5UdXJuUmVxdWVzdBoaLmZyb250ZGVzay52MS5UdXJuUmVzcG9uc2USTAoJR2V0VGhyZWFkEh4uZnJvbnRkZXNrLnYxLkdldFRocmVhZFJlcXVlc3QaHy5mcm9udGRlc2sudjEuR2V0VGhyZWFkUmVzcG9uc2USVAoLV2F0Y2hUaHJlYWQSIC5mcm9udGRlc2sudjEuV2F0Y2hUaHJlYWRSZXF1ZXN0GiEuZnJvbnRkZXNrLnYxLldhdGNoVGhyZWFkUmVzcG9uc2UwARJUCgtXYXRjaFRlbmFudBIgLmZyb250ZGVzay52MS5XYXRjaFRlbmFudFJlcXVlc3QaIS5mcm9udGRlc2sudjEuV2F0Y2hUZW5hbnRSZXNwb25zZTABElUKDERlbGV0ZVRocmVhZBIhLmZyb250ZGVzay52MS5EZWxldGVUaHJlYWRSZXF1ZXN0GiIuZnJvbnRkZXNrLnYxLkRlbGV0ZVRocmVhZFJlc3BvbnNlEmEKEERlbGV0ZVVzZXJNZW1vcnkSJS5mcm9udGRlc2sudjEuRGVsZXRlVXNlck1lbW9yeVJlcXVlc3QaJi5mcm9udGRlc2sudjEuRGVsZXRlVXNlck1lbW9yeVJlc3BvbnNlYgZwcm90bzM", [file_frontdesk_v1_thread, file_frontdesk_v1_turn, file_frontdesk_v1_watch]);
 
 /**
  * @generated from message frontdesk.v1.StreamTurnRequest
@@ -116,13 +118,153 @@ export const GetThreadResponseSchema: GenMessage<GetThreadResponse> = /*@__PURE_
   messageDesc(file_frontdesk_v1_agent_service, 4);
 
 /**
+ * @generated from message frontdesk.v1.WatchThreadRequest
+ */
+export type WatchThreadRequest = Message<"frontdesk.v1.WatchThreadRequest"> & {
+  /**
+   * @generated from field: string thread_id = 1;
+   */
+  threadId: string;
+};
+
+/**
+ * Describes the message frontdesk.v1.WatchThreadRequest.
+ * Use `create(WatchThreadRequestSchema)` to create a new message.
+ */
+export const WatchThreadRequestSchema: GenMessage<WatchThreadRequest> = /*@__PURE__*/
+  messageDesc(file_frontdesk_v1_agent_service, 5);
+
+/**
+ * @generated from message frontdesk.v1.WatchThreadResponse
+ */
+export type WatchThreadResponse = Message<"frontdesk.v1.WatchThreadResponse"> & {
+  /**
+   * @generated from field: frontdesk.v1.ThreadEvent event = 1;
+   */
+  event?: ThreadEvent | undefined;
+};
+
+/**
+ * Describes the message frontdesk.v1.WatchThreadResponse.
+ * Use `create(WatchThreadResponseSchema)` to create a new message.
+ */
+export const WatchThreadResponseSchema: GenMessage<WatchThreadResponse> = /*@__PURE__*/
+  messageDesc(file_frontdesk_v1_agent_service, 6);
+
+/**
+ * @generated from message frontdesk.v1.WatchTenantRequest
+ */
+export type WatchTenantRequest = Message<"frontdesk.v1.WatchTenantRequest"> & {
+};
+
+/**
+ * Describes the message frontdesk.v1.WatchTenantRequest.
+ * Use `create(WatchTenantRequestSchema)` to create a new message.
+ */
+export const WatchTenantRequestSchema: GenMessage<WatchTenantRequest> = /*@__PURE__*/
+  messageDesc(file_frontdesk_v1_agent_service, 7);
+
+/**
+ * @generated from message frontdesk.v1.WatchTenantResponse
+ */
+export type WatchTenantResponse = Message<"frontdesk.v1.WatchTenantResponse"> & {
+  /**
+   * @generated from field: frontdesk.v1.ThreadEvent event = 1;
+   */
+  event?: ThreadEvent | undefined;
+};
+
+/**
+ * Describes the message frontdesk.v1.WatchTenantResponse.
+ * Use `create(WatchTenantResponseSchema)` to create a new message.
+ */
+export const WatchTenantResponseSchema: GenMessage<WatchTenantResponse> = /*@__PURE__*/
+  messageDesc(file_frontdesk_v1_agent_service, 8);
+
+/**
+ * @generated from message frontdesk.v1.DeleteThreadRequest
+ */
+export type DeleteThreadRequest = Message<"frontdesk.v1.DeleteThreadRequest"> & {
+  /**
+   * @generated from field: string thread_id = 1;
+   */
+  threadId: string;
+};
+
+/**
+ * Describes the message frontdesk.v1.DeleteThreadRequest.
+ * Use `create(DeleteThreadRequestSchema)` to create a new message.
+ */
+export const DeleteThreadRequestSchema: GenMessage<DeleteThreadRequest> = /*@__PURE__*/
+  messageDesc(file_frontdesk_v1_agent_service, 9);
+
+/**
+ * @generated from message frontdesk.v1.DeleteThreadResponse
+ */
+export type DeleteThreadResponse = Message<"frontdesk.v1.DeleteThreadResponse"> & {
+  /**
+   * False when there was no such thread (for this tenant).
+   *
+   * @generated from field: bool existed = 1;
+   */
+  existed: boolean;
+};
+
+/**
+ * Describes the message frontdesk.v1.DeleteThreadResponse.
+ * Use `create(DeleteThreadResponseSchema)` to create a new message.
+ */
+export const DeleteThreadResponseSchema: GenMessage<DeleteThreadResponse> = /*@__PURE__*/
+  messageDesc(file_frontdesk_v1_agent_service, 10);
+
+/**
+ * @generated from message frontdesk.v1.DeleteUserMemoryRequest
+ */
+export type DeleteUserMemoryRequest = Message<"frontdesk.v1.DeleteUserMemoryRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message frontdesk.v1.DeleteUserMemoryRequest.
+ * Use `create(DeleteUserMemoryRequestSchema)` to create a new message.
+ */
+export const DeleteUserMemoryRequestSchema: GenMessage<DeleteUserMemoryRequest> = /*@__PURE__*/
+  messageDesc(file_frontdesk_v1_agent_service, 11);
+
+/**
+ * @generated from message frontdesk.v1.DeleteUserMemoryResponse
+ */
+export type DeleteUserMemoryResponse = Message<"frontdesk.v1.DeleteUserMemoryResponse"> & {
+  /**
+   * False when no memory was kept for this user (in this tenant).
+   *
+   * @generated from field: bool existed = 1;
+   */
+  existed: boolean;
+};
+
+/**
+ * Describes the message frontdesk.v1.DeleteUserMemoryResponse.
+ * Use `create(DeleteUserMemoryResponseSchema)` to create a new message.
+ */
+export const DeleteUserMemoryResponseSchema: GenMessage<DeleteUserMemoryResponse> = /*@__PURE__*/
+  messageDesc(file_frontdesk_v1_agent_service, 12);
+
+/**
  * Runs one turn of a grounded support conversation. Every call is authenticated with an
  * API key (`authorization: Bearer <key>`), which determines the tenant.
  *
  * Errors: INVALID_ARGUMENT (a field is named in the message), UNAUTHENTICATED,
  * FAILED_PRECONDITION (thread escalated; carries a ThreadClosed detail),
  * ABORTED (another turn on this thread is running), CANCELED / DEADLINE_EXCEEDED
- * (the thread is left as it was), UNAVAILABLE (storage down; retry with the same request_id).
+ * (the thread is left as it was), UNAVAILABLE (storage down; retry with the same request_id),
+ * RESOURCE_EXHAUSTED (too many watchers on this replica).
+ *
+ * Every call is scoped to the caller's tenant: another tenant's threads, users and events are
+ * never visible, whatever ids are sent.
  *
  * @generated from service frontdesk.v1.AgentService
  */
@@ -156,6 +298,48 @@ export const AgentService: GenService<{
     methodKind: "unary";
     input: typeof GetThreadRequestSchema;
     output: typeof GetThreadResponseSchema;
+  },
+  /**
+   * Follows one thread's turns as they run, on any replica: started, then NodeProgress and
+   * TurnResult messages (as StreamTurn sends them), until the caller leaves or falls behind.
+   *
+   * @generated from rpc frontdesk.v1.AgentService.WatchThread
+   */
+  watchThread: {
+    methodKind: "server_streaming";
+    input: typeof WatchThreadRequestSchema;
+    output: typeof WatchThreadResponseSchema;
+  },
+  /**
+   * The same for every thread of the caller's tenant.
+   *
+   * @generated from rpc frontdesk.v1.AgentService.WatchTenant
+   */
+  watchTenant: {
+    methodKind: "server_streaming";
+    input: typeof WatchTenantRequestSchema;
+    output: typeof WatchTenantResponseSchema;
+  },
+  /**
+   * Erases a thread: its state, history, replay records and handoff. ABORTED while a turn runs
+   * on it. Deleting a thread that does not exist succeeds (existed = false).
+   *
+   * @generated from rpc frontdesk.v1.AgentService.DeleteThread
+   */
+  deleteThread: {
+    methodKind: "unary";
+    input: typeof DeleteThreadRequestSchema;
+    output: typeof DeleteThreadResponseSchema;
+  },
+  /**
+   * Erases a user's long-term memory (the profile shared by their threads).
+   *
+   * @generated from rpc frontdesk.v1.AgentService.DeleteUserMemory
+   */
+  deleteUserMemory: {
+    methodKind: "unary";
+    input: typeof DeleteUserMemoryRequestSchema;
+    output: typeof DeleteUserMemoryResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_frontdesk_v1_agent_service, 0);

@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { UserProfile } from "../../domain/profile.js";
-import { filterSensitive, mergeProfile } from "../memory-filter.js";
+import { filterSensitive, forgetRequest, mergeProfile } from "../memory-filter.js";
 import { ruleWords } from "../phrases.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
@@ -25,6 +25,8 @@ export function mentionsPersonalFacts(text: string): boolean {
 export function writeMemoryNode(deps: AgentDeps) {
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const turn = state.turn!;
+    // load_memory already removed what this message asks to forget; it teaches nothing new.
+    if (forgetRequest(turn.text) !== null) return { memoryWritten: false };
     let facts: UserProfile = { preferredLanguage: state.language };
     let update: AgentStateUpdate = {};
     if (mentionsPersonalFacts(turn.text)) {

@@ -1,0 +1,149 @@
+import type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import type { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import pg from "pg";
+import { advisoryKey, clientConfig, describeDatabase, type PostgresConnectionOptions } from "./postgres-connection.js";
+
+/**
+ * The schema frontdesk needs: the LangGraph checkpointer's tables, the LangGraph store's tables,
+ * and frontdesk's own (thread registry for TTL sweeps and tenant-scoped erasure; large watch
+ * events). Each part keeps its own migration table; the highest version each part should be at
+ * is pinned here, so a server never starts against a schema it does not know.
+ */
+export interface SchemaVersions {
+  /** checkpoint_migrations: @langchain/langgraph-checkpoint-postgres's saver. */
+  checkpoints: number | null;
+  /** store_migrations: its store (no vector index). */
+  store: number | null;
+  /** frontdesk_migrations. */
+  frontdesk: number | null;
+}
+
+/**
+ * The versions this build migrates to. The package's counts are its migration lists' lengths
+ * minus one (1.0.5: five checkpoint migrations, four store migrations); a test runs the real
+ * migrations and checks these, so a package upgrade that adds one fails loudly.
+ */
+export const EXPECTED_VERSIONS: { [K in keyof SchemaVersions]: number } = { checkpoints: 4, store: 3, frontdesk: 1 };
+
+const FRONTDESK_MIGRATIONS: readonly string[] = [
+  // v0: one row per thread, written in the same transaction as its checkpoint. Keyed like the
+  // checkpoints (tenant/thread) and carrying the parts, so erasure and sweeps never parse keys.
+  `CREATE TABLE IF NOT EXISTS frontdesk_threads (
+     thread_key TEXT PRIMARY KEY,
+     tenant_id TEXT NOT NULL,
+     thread_id TEXT NOT NULL,
+     created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+     last_turn_at TIMESTAMPTZ NOT NULL DEFAULT now()
+   );
+   CREATE INDEX IF NOT EXISTS frontdesk_threads_last_turn_at ON frontdesk_threads (last_turn_at);
+   CREATE INDEX IF NOT EXISTS frontdesk_threads_tenant ON frontdesk_threads (tenant_id, thread_id);`,
+  // v1: watch events too large for a NOTIFY payload (8000 bytes): NOTIFY carries the id.
+  `CREATE TABLE IF NOT EXISTS frontdesk_event_payloads (
+     id BIGSERIAL PRIMARY KEY,
+     tenant_id TEXT NOT NULL,
+     thread_id TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+   );
+   CREATE INDEX IF NOT EXISTS frontdesk_event_payloads_created_at ON frontdesk_event_payloads (created_at);
+   CREATE INDEX IF NOT EXISTS frontdesk_event_payloads_thread ON frontdesk_event_payloads (tenant_id, thread_id);`,
+];
+
+const MIGRATION_LOCK = advisoryKey("migrate");
+
+async function versionOf(client: pg.ClientBase, table: string): Promise<number | null> {
+  const exists = await client.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [`public.${table}`]);
+  if (exists.rows[0]?.found === null || exists.rows[0]?.found === undefined) return null;
+  const result = await client.query<{ v: number | null }>(`SELECT max(v) AS v FROM public.${table}`);
+  return result.rows[0]?.v ?? null;
+}
+
+export async function readSchemaVersions(client: pg.ClientBase): Promise<SchemaVersions> {
+  return {
+    checkpoints: await versionOf(client, "checkpoint_migrations"),
+    store: await versionOf(client, "store_migrations"),
+    frontdesk: await versionOf(client, "frontdesk_migrations"),
+  };
+}
+
+/** What is missing or outdated, one line each; empty when the schema is ready. */
+export function schemaProblems(versions: SchemaVersions): string[] {
+  const problems: string[] = [];
+  for (const part of Object.keys(EXPECTED_VERSIONS) as Array<keyof SchemaVersions>) {
+    const have = versions[part];
+    const want = EXPECTED_VERSIONS[part];
+    if (have === null) problems.push(`${part} tables are missing`);
+    else if (have < want) problems.push(`${part} tables are at version ${have}, this build needs ${want}`);
+  }
+  return problems;
+}
+
+export class SchemaNotReadyError extends Error {
+  override readonly name = "SchemaNotReadyError";
+  constructor(
+    readonly database: string,
+    readonly problems: string[],
+  ) {
+    super(
+      `database ${database} is not ready for frontdesk (${problems.join("; ")}): run "frontdesk db migrate" with the same DATABASE_URL, ` +
+        `or start with FRONTDESK_DB_MIGRATE_ON_START=true`,
+    );
+  }
+}
+
+export interface MigrationParts {
+  connection: PostgresConnectionOptions;
+  saver: PostgresSaver;
+  store: PostgresStore;
+}
+
+export interface MigrationReport {
+  before: SchemaVersions;
+  after: SchemaVersions;
+}
+
+/**
+ * Brings the schema to EXPECTED_VERSIONS. Idempotent, and safe when several replicas start at
+ * once: a session advisory lock (on a connection of its own, so the package's setup calls can use
+ * their pools meanwhile) lets one migrate while the others wait, then find nothing to do.
+ */
+export async function migrateSchema(parts: MigrationParts): Promise<MigrationReport> {
+  const client = new pg.Client(clientConfig({ ...parts.connection, applicationName: "frontdesk-migrate" }));
+  client.on("error", () => undefined); // a lost connection surfaces as the failing query's error
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1::bigint)", [MIGRATION_LOCK]);
+    const before = await readSchemaVersions(client);
+    await parts.saver.setup();
+    await parts.store.setup();
+    await client.query("CREATE TABLE IF NOT EXISTS frontdesk_migrations (v INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())");
+    const current = await versionOf(client, "frontdesk_migrations");
+    for (let v = (current ?? -1) + 1; v < FRONTDESK_MIGRATIONS.length; v++) {
+      await client.query("BEGIN");
+      try {
+        await client.query(FRONTDESK_MIGRATIONS[v]!);
+        await client.query("INSERT INTO frontdesk_migrations (v) VALUES ($1)", [v]);
+        await client.query("COMMIT");
+      } catch (err) {
+        await client.query("ROLLBACK");
+        throw err;
+      }
+    }
+    const after = await readSchemaVersions(client);
+    await client.query("SELECT pg_advisory_unlock($1::bigint)", [MIGRATION_LOCK]);
+    return { before, after };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Throws SchemaNotReadyError when the schema is missing or older than this build needs. */
+export async function assertSchemaReady(pool: pg.Pool, connectionString: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    const problems = schemaProblems(await readSchemaVersions(client));
+    if (problems.length > 0) throw new SchemaNotReadyError(describeDatabase(connectionString), problems);
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,213 @@
+import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import type pg from "pg";
+import type { Config, PostgresSettings } from "../config/config.js";
+import type { Logger } from "../domain/logger.js";
+import type { Persistence } from "./index.js";
+import { advisoryKey, clientConfig, createPool, describeDatabase, type PostgresConnectionOptions } from "./postgres-connection.js";
+import { asStorageError, guarded } from "./postgres-errors.js";
+import { createPostgresLocks } from "./postgres-locks.js";
+import { FrontdeskPostgresSaver } from "./postgres-saver.js";
+import { assertSchemaReady, migrateSchema, type MigrationReport } from "./postgres-schema.js";
+import { createPostgresTurnEvents, type PostgresTurnEvents } from "./postgres-watch.js";
+import { createBaseStoreProfileStore, type ProfileStore } from "./profile-store.js";
+import { TurnScopedSaver } from "./turn-scoped-saver.js";
+
+export interface PostgresPersistenceOptions {
+  databaseUrl: string;
+  settings: PostgresSettings;
+  watch: Config["watch"];
+  logger: Logger;
+  /** Default true: sweep idle threads every settings.sweepIntervalSeconds (tests call sweepIdleThreads themselves). */
+  sweepInBackground?: boolean;
+}
+
+export interface PostgresPersistence extends Persistence {
+  kind: "postgres";
+  events: PostgresTurnEvents;
+  /** Deletes threads idle longer than the TTL (skipping any with a turn running). Returns how many. */
+  sweepIdleThreads(): Promise<number>;
+}
+
+/** PostgreSQL could not be reached when the service started: the process should exit. */
+export class DatabaseUnreachableError extends Error {
+  override readonly name = "DatabaseUnreachableError";
+}
+
+const SWEEP_LOCK = advisoryKey("sweep");
+// Idle threads are looked up in pages of this size (keyset pagination); a sweep goes through all.
+const SWEEP_PAGE = 500;
+
+function connectionOptions(options: PostgresPersistenceOptions, applicationName: string): PostgresConnectionOptions {
+  return {
+    connectionString: options.databaseUrl,
+    connectTimeoutMs: options.settings.connectTimeoutMs,
+    statementTimeoutMs: options.settings.statementTimeoutMs,
+    applicationName,
+  };
+}
+
+/** The package's PostgresStore makes its own pool; give it ours options and an error listener. */
+function createStore(connection: PostgresConnectionOptions, max: number, logger: Logger): PostgresStore {
+  const store = new PostgresStore({ connectionOptions: { ...clientConfig(connection), max }, ensureTables: false });
+  // Its pool is private; without an "error" listener a dropped idle connection crashes the process.
+  const core: unknown = Reflect.get(store, "core");
+  const pool: unknown = typeof core === "object" && core !== null ? Reflect.get(core, "pool") : undefined;
+  if (typeof pool !== "object" || pool === null || !("on" in pool) || typeof pool.on !== "function") {
+    throw new Error("PostgresStore internals changed: cannot attach the pool error listener (check @langchain/langgraph-checkpoint-postgres)");
+  }
+  pool.on("error", (err: unknown) => logger.warn({ err, pool: "store" }, "idle PostgreSQL connection lost"));
+  return store;
+}
+
+function guardedProfiles(profiles: ProfileStore): ProfileStore {
+  return {
+    get: (tenantId, userId) => guarded("reading user memory", () => profiles.get(tenantId, userId)),
+    put: (tenantId, userId, profile) => guarded("writing user memory", () => profiles.put(tenantId, userId, profile)),
+    delete: (tenantId, userId) => guarded("erasing user memory", () => profiles.delete(tenantId, userId)),
+  };
+}
+
+async function probe(pool: pg.Pool, databaseUrl: string): Promise<void> {
+  try {
+    await pool.query("SELECT 1");
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new DatabaseUnreachableError(`cannot connect to PostgreSQL at ${describeDatabase(databaseUrl)} (DATABASE_URL): ${reason}`, { cause: err });
+  }
+}
+
+/** Runs the idempotent schema migration (the `frontdesk db migrate` command). */
+export async function migrateDatabase(databaseUrl: string, settings: PostgresSettings, logger: Logger): Promise<MigrationReport> {
+  const connection: PostgresConnectionOptions = {
+    connectionString: databaseUrl,
+    connectTimeoutMs: settings.connectTimeoutMs,
+    // DDL may wait for locks held by running servers; give it longer than a turn's statement.
+    statementTimeoutMs: Math.max(settings.statementTimeoutMs, 60_000),
+    applicationName: "frontdesk-migrate",
+  };
+  const pool = createPool(connection, 2, logger, "migrate");
+  const store = createStore(connection, 2, logger);
+  try {
+    await probe(pool, databaseUrl);
+    return await migrateSchema({ connection, saver: new FrontdeskPostgresSaver(pool), store });
+  } finally {
+    await store.stop();
+    await pool.end();
+  }
+}
+
+/**
+ * The production persistence: checkpoints (PostgresSaver), user memory (PostgresStore),
+ * per-thread advisory locks, turn events over LISTEN/NOTIFY, and the idle-thread sweep, all on
+ * one database shared by every replica. Fails at once, with a message naming the database, when
+ * it is unreachable or (with migration on start disabled) not migrated.
+ */
+export async function createPostgresPersistence(options: PostgresPersistenceOptions): Promise<PostgresPersistence> {
+  const { settings, logger, databaseUrl } = options;
+  if (settings.migrateOnStart) {
+    await migrateDatabase(databaseUrl, settings, logger);
+  }
+  const pool = createPool(connectionOptions(options, "frontdesk"), settings.poolMax, logger, "main");
+  const lockPool = createPool(connectionOptions(options, "frontdesk-locks"), settings.lockConnections, logger, "locks");
+  const store = createStore(connectionOptions(options, "frontdesk-store"), settings.poolMax, logger);
+  const ends: Array<() => Promise<void>> = [() => store.stop(), () => lockPool.end(), () => pool.end()];
+  const endAll = async () => {
+    for (const end of ends) await end().catch(() => undefined);
+  };
+
+  let events: PostgresTurnEvents;
+  try {
+    await probe(pool, databaseUrl);
+    await assertSchemaReady(pool, databaseUrl);
+    events = await createPostgresTurnEvents({
+      ...options.watch,
+      connection: connectionOptions(options, "frontdesk-listen"),
+      pool,
+      logger,
+      payloadRetentionSeconds: settings.payloadRetentionSeconds,
+    });
+  } catch (err) {
+    await endAll();
+    throw err;
+  }
+
+  const saver = new FrontdeskPostgresSaver(pool);
+  const locks = createPostgresLocks(lockPool, logger);
+  const turnSaver = new TurnScopedSaver(saver, null, (threadKey, writes) => saver.commitTurn(locks.connectionFor(threadKey), threadKey, writes));
+
+  async function sweepIdleThreads(): Promise<number> {
+    if (settings.threadTtlHours <= 0) return 0;
+    const client = await guarded("sweeping idle threads", () => pool.connect());
+    let failure: unknown = null;
+    try {
+      // One sweeper at a time across replicas; the others skip this round.
+      const lock = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS ok", [SWEEP_LOCK]);
+      if (lock.rows[0]?.ok !== true) return 0;
+      try {
+        const swept = await sweepLocked(client);
+        if (swept > 0) logger.info({ swept, ttlHours: settings.threadTtlHours }, "idle threads deleted");
+        return swept;
+      } finally {
+        await client.query("SELECT pg_advisory_unlock($1::bigint)", [SWEEP_LOCK]);
+      }
+    } catch (err) {
+      failure = err;
+      throw asStorageError(err, "sweeping idle threads");
+    } finally {
+      client.release(failure instanceof Error ? failure : undefined);
+    }
+  }
+
+  async function sweepLocked(client: pg.PoolClient): Promise<number> {
+    const ttlSeconds = settings.threadTtlHours * 3_600;
+    let swept = 0;
+    let after = "";
+    for (;;) {
+      const page = await client.query<{ thread_key: string }>(
+        `SELECT thread_key FROM frontdesk_threads
+         WHERE last_turn_at < now() - make_interval(secs => $1) AND thread_key > $2
+         ORDER BY thread_key LIMIT $3`,
+        [ttlSeconds, after, SWEEP_PAGE],
+      );
+      for (const { thread_key: key } of page.rows) {
+        const lease = await locks.tryAcquire(key);
+        if (lease === null) continue; // a turn is running: the thread is not idle
+        try {
+          // Still idle? A turn may have committed between the query and the lock.
+          const still = await client.query("SELECT 1 FROM frontdesk_threads WHERE thread_key = $1 AND last_turn_at < now() - make_interval(secs => $2)", [key, ttlSeconds]);
+          if (still.rowCount === 1 && (await saver.eraseThread(key))) swept++;
+        } finally {
+          await lease.release();
+        }
+      }
+      if (page.rows.length < SWEEP_PAGE) break;
+      after = page.rows.at(-1)!.thread_key;
+    }
+    await client.query("DELETE FROM frontdesk_event_payloads WHERE created_at < now() - make_interval(secs => $1)", [settings.payloadRetentionSeconds]);
+    return swept;
+  }
+
+  let sweepTimer: NodeJS.Timeout | null = null;
+  if ((options.sweepInBackground ?? true) && settings.threadTtlHours > 0) {
+    sweepTimer = setInterval(() => {
+      sweepIdleThreads().catch((err: unknown) => logger.warn({ err }, "idle thread sweep failed; retrying next interval"));
+    }, settings.sweepIntervalSeconds * 1_000);
+    sweepTimer.unref();
+  }
+
+  return {
+    kind: "postgres",
+    saver: turnSaver,
+    profiles: guardedProfiles(createBaseStoreProfileStore(store)),
+    locks,
+    events,
+    eraseThread: (key) => saver.eraseThread(key),
+    sweepIdleThreads,
+    async close() {
+      if (sweepTimer !== null) clearInterval(sweepTimer);
+      await events.close();
+      await locks.close();
+      await endAll();
+    },
+  };
+}
