@@ -84,6 +84,17 @@ export function encodePageToken(value: Record<string, string | number>): string 
   return Buffer.from(JSON.stringify(value), "utf8").toString("base64url");
 }
 
+/**
+ * The string `field` of a page token this service issued; "" for the first page (no token).
+ * Anything else is InvalidPageTokenError, never a silently restarted listing.
+ */
+export function pageTokenField(pageToken: string | undefined, field: string): string {
+  if (pageToken === undefined || pageToken === "") return "";
+  const value = decodePageToken(pageToken)[field];
+  if (typeof value !== "string") throw new InvalidPageTokenError("page_token: not a token this service issued");
+  return value;
+}
+
 export function decodePageToken(token: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));

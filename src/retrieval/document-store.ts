@@ -3,9 +3,8 @@ import { isLanguage } from "../text/language.js";
 import { hashContent } from "./embedded.js";
 import type { Chunker } from "./chunker.js";
 import {
-  decodePageToken,
+  pageTokenField,
   encodePageToken,
-  InvalidPageTokenError,
   parseChunkId,
   type DocumentIndex,
   type DocumentPage,
@@ -157,12 +156,7 @@ export function createStoreDocumentIndex(options: StoreDocumentIndexOptions): Do
       return store.delete(tenantId, documentId) ? { kind: "removed" } : { kind: "not_found" };
     },
     async listDocuments(tenantId, listOptions): Promise<DocumentPage> {
-      let after = "";
-      if (listOptions.pageToken !== undefined && listOptions.pageToken !== "") {
-        const token = decodePageToken(listOptions.pageToken);
-        if (typeof token["after"] !== "string") throw new InvalidPageTokenError("page_token: not a token this service issued");
-        after = token["after"];
-      }
+      const after = pageTokenField(listOptions.pageToken, "after");
       const all = store
         .all()
         .filter((d) => d.tenantId === tenantId && d.id > after && (listOptions.domain === undefined || d.domain === listOptions.domain));

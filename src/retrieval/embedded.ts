@@ -17,14 +17,15 @@ import {
   type SourceDocument,
 } from "./types.js";
 
-export interface EmbeddedRetrieverOptions {
+/** What every hybrid retriever (embedded, Qdrant) is tuned with; defaults are the same for both. */
+export interface HybridRetrievalOptions {
   /** Embeds chunks at add time and the query at search time. */
   embedder: Embedder;
-  /** Default: the lexical reranker over this index's per-tenant term statistics. */
+  /** Default: the lexical reranker (each backend says where its term statistics come from). */
   reranker?: Reranker;
   /** How many hits each first stage (sparse, dense) contributes, and how many fused hits are reranked. Default 30. */
   candidates?: number;
-  /** RRF's k. Default 60. */
+  /** RRF's k, in the paper's form (rank from 1). Default 60. */
   rrfK?: number;
   /** Neighbours on each side returned with a hit (context-window expansion). Default 1. */
   contextWindow?: number;
@@ -32,9 +33,12 @@ export interface EmbeddedRetrieverOptions {
   minScore?: number;
   /** Chunking; a `Chunker` or its options. Default `createChunker()` (700 chars, 150 overlap). */
   chunker?: Chunker | ChunkerOptions;
-  /** BM25 parameters of the sparse index. Default k1 1.2, b 0.75. */
+  /** BM25 parameters of the sparse weights. Default k1 1.2, b 0.75. */
   bm25?: Partial<Bm25Parameters>;
 }
+
+/** The embedded index's reranker, by default, uses this index's per-tenant term statistics. */
+export type EmbeddedRetrieverOptions = HybridRetrievalOptions;
 
 export type { DocumentSummary };
 

@@ -1,7 +1,6 @@
 import {
-  decodePageToken,
+  pageTokenField,
   encodePageToken,
-  InvalidPageTokenError,
   type DocumentIndex,
   type DocumentPage,
   type RemoveOutcome,
@@ -98,12 +97,7 @@ export function createLocalDocumentIndex(options: LocalDocumentIndexOptions): Lo
     },
 
     async listDocuments(tenantId, listOptions): Promise<DocumentPage> {
-      let after = "";
-      if (listOptions.pageToken !== undefined && listOptions.pageToken !== "") {
-        const token = decodePageToken(listOptions.pageToken);
-        if (typeof token["after"] !== "string") throw new InvalidPageTokenError("page_token: not a token this service issued");
-        after = token["after"];
-      }
+      const after = pageTokenField(listOptions.pageToken, "after");
       const all = retriever
         .listDocuments(tenantId)
         .filter((document) => document.id > after && (listOptions.domain === undefined || document.domain === listOptions.domain));

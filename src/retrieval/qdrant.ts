@@ -4,20 +4,19 @@ import { ModelError } from "../models/errors.js";
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "../models/retry.js";
 import { isLanguage } from "../text/language.js";
 import { analyze } from "./analyzers/index.js";
-import { createChunker, searchableText, type Chunker, type ChunkerOptions } from "./chunker.js";
+import { createChunker, searchableText } from "./chunker.js";
 import {
-  decodePageToken,
+  pageTokenField,
   encodePageToken,
-  InvalidPageTokenError,
   parseChunkId,
   type DocumentIndex,
   type DocumentSummary,
   type RemoveOutcome,
   type UpsertOutcome,
 } from "./document-index.js";
-import { hashContent } from "./embedded.js";
+import { hashContent, type HybridRetrievalOptions } from "./embedded.js";
 import { embedQueryWith, type Embedder } from "./embedding.js";
-import { createLexicalReranker, type Reranker } from "./rerank.js";
+import { createLexicalReranker } from "./rerank.js";
 import { bm25Idf, DEFAULT_BM25, documentSparseVector, querySparseVector, type Bm25Parameters, type SparseVector, type TermStats } from "./sparse.js";
 import { RetrievalUnavailableError, type Chunk, type RetrievalRequest, type RetrievalResult, type RetrievedChunk, type Retriever, type SourceDocument } from "./types.js";
 
@@ -36,25 +35,16 @@ export const PAYLOAD_INDEXES: readonly { field: string; schema: Schemas["Payload
 /** Bumped when the sparse weighting or the analyzer changes incompatibly: old points would score wrong. */
 export const SPARSE_SCHEME = "frontdesk-bm25-fnv1a32-v1";
 
-export interface QdrantIndexOptions {
+/**
+ * Qdrant cannot report document frequencies, so the default lexical reranker here takes its
+ * term statistics from the candidate set (see below); `candidates` is per prefetch.
+ */
+export interface QdrantIndexOptions extends HybridRetrievalOptions {
   /** e.g. http://127.0.0.1:6333 */
   url: string;
   /** Sent as the `api-key` header. */
   apiKey?: string;
   collection: string;
-  embedder: Embedder;
-  /** Default: the lexical reranker with term statistics of the candidate set (see below). */
-  reranker?: Reranker;
-  /** Candidates per prefetch, and how many fused points are reranked. Default 30. */
-  candidates?: number;
-  /** RRF's k in the paper's form (rank from 1). Default 60. */
-  rrfK?: number;
-  /** Neighbours on each side returned with a hit. Default 1. */
-  contextWindow?: number;
-  /** Hits whose final score is below this are dropped. Default 0. */
-  minScore?: number;
-  chunker?: Chunker | ChunkerOptions;
-  bm25?: Partial<Bm25Parameters>;
   /** BM25 average chunk length (analyzer terms) for sparse weights. Default 60. */
   sparseAverageLength?: number;
   /** Points per upsert request. Default 128. */
@@ -480,12 +470,7 @@ export function createQdrantIndex(options: QdrantIndexOptions): QdrantIndex {
     },
 
     async listDocuments(tenantId, listOptions, signal) {
-      let offset: string | undefined;
-      if (listOptions.pageToken !== undefined && listOptions.pageToken !== "") {
-        const token = decodePageToken(listOptions.pageToken);
-        if (typeof token["offset"] !== "string") throw new InvalidPageTokenError("page_token: not a token this service issued");
-        offset = token["offset"];
-      }
+      const offset = pageTokenField(listOptions.pageToken, "offset") || undefined;
       const must: Condition[] = [match("tenant_id", tenantId), { key: "chunk_index", match: { value: 0 } }];
       if (listOptions.domain !== undefined) must.push(match("domain", listOptions.domain));
       const result = await scroll(

@@ -2,24 +2,16 @@ import { describe, expect, it } from "vitest";
 import { createEmbeddedRetriever } from "../../src/retrieval/embedded.js";
 import { createLocalEmbedder, type Embedder } from "../../src/retrieval/embedding.js";
 import type { Reranker } from "../../src/retrieval/rerank.js";
-import { RetrievalUnavailableError, type SourceDocument } from "../../src/retrieval/types.js";
+import { RetrievalUnavailableError } from "../../src/retrieval/types.js";
 import { describeRetrieverConformance } from "./retriever.conformance.js";
+import { sourceDocument } from "./helpers.js";
 
 describeRetrieverConformance("embedded", async () => {
   const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder() });
   return { retriever, add: async (documents) => void (await retriever.add(documents)) };
 });
 
-const doc = (overrides: Partial<SourceDocument> = {}): SourceDocument => ({
-  id: "glass-en",
-  title: "Glass cover",
-  product: "motor-glass",
-  domain: "motor",
-  lang: "en",
-  tenantId: "acme",
-  body: "Windshield repair is covered.\n\n## Deductible\n\nThe deductible is 5 percent.",
-  ...overrides,
-});
+const doc = sourceDocument;
 
 /** Counts texts embedded, to prove what add() did. */
 function countingEmbedder(): Embedder & { texts: string[] } {

@@ -1,4 +1,4 @@
-import type { Chunk } from "../../src/retrieval/types.js";
+import type { Chunk, SourceDocument } from "../../src/retrieval/types.js";
 
 /** A chunk with defaults, for index-level tests that do not go through the chunker. */
 export function chunk(documentId: string, text: string, overrides: Partial<Chunk> = {}): Chunk {
@@ -14,6 +14,20 @@ export function chunk(documentId: string, text: string, overrides: Partial<Chunk
     lang: "en",
     section: "",
     text,
+    ...overrides,
+  };
+}
+
+/** A small two-section English document of tenant "acme", for index and ingest tests. */
+export function sourceDocument(overrides: Partial<SourceDocument> = {}): SourceDocument {
+  return {
+    id: "glass-en",
+    title: "Glass cover",
+    product: "motor-glass",
+    domain: "motor",
+    lang: "en",
+    tenantId: "acme",
+    body: "Windshield repair is covered.\n\n## Deductible\n\nThe deductible is 5 percent.",
     ...overrides,
   };
 }

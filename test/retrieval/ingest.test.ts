@@ -19,20 +19,12 @@ import {
 import { createLocalDocumentIndex } from "../../src/retrieval/local-index.js";
 import type { ParseResult } from "../../src/retrieval/corpus.js";
 import type { SourceDocument } from "../../src/retrieval/types.js";
+import { sourceDocument } from "./helpers.js";
 
 const DOMAINS = ["motor", "health", "travel"];
 const rules: DocumentRules = { chunker: createChunker({ maxChars: 200, overlapChars: 40 }), maxChunkChars: 400, maxDocumentChars: 5_000 };
 
-const doc = (overrides: Partial<SourceDocument> = {}): SourceDocument => ({
-  id: "glass-en",
-  title: "Glass cover",
-  product: "motor-glass",
-  domain: "motor",
-  lang: "en",
-  tenantId: "acme",
-  body: "Windshield repair is covered.\n\n## Deductible\n\nThe deductible is 5 percent.",
-  ...overrides,
-});
+const doc = sourceDocument;
 
 const md = (fields: Record<string, string>, body: string): string =>
   `---\n${Object.entries(fields)

@@ -8,18 +8,10 @@ import { createMemoryDocumentStore, createSqliteDocumentStore, type DocumentStor
 import { createEmbeddedRetriever } from "../../src/retrieval/embedded.js";
 import { createLocalEmbedder, type Embedder } from "../../src/retrieval/embedding.js";
 import { createLocalDocumentIndex } from "../../src/retrieval/local-index.js";
-import { RetrievalUnavailableError, type SourceDocument } from "../../src/retrieval/types.js";
+import { RetrievalUnavailableError } from "../../src/retrieval/types.js";
+import { sourceDocument } from "./helpers.js";
 
-const doc = (overrides: Partial<SourceDocument> = {}): SourceDocument => ({
-  id: "glass-en",
-  title: "Glass cover",
-  product: "motor-glass",
-  domain: "motor",
-  lang: "en",
-  tenantId: "acme",
-  body: "Windshield repair is covered.\n\n## Deductible\n\nThe deductible is 5 percent.",
-  ...overrides,
-});
+const doc = sourceDocument;
 
 const newIndex = (store: DocumentStore = createMemoryDocumentStore(), embedder: Embedder = createLocalEmbedder({ dimension: 64 })) => {
   const retriever = createEmbeddedRetriever({ embedder });

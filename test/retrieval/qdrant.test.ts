@@ -22,20 +22,12 @@ import { startFakeHttp, type FakeHttpServer, type RecordedRequest } from "../sup
 import { startFakeQdrant, type FakeQdrant } from "../support/fake-qdrant.js";
 import { chunk } from "./helpers.js";
 import { describeRetrieverConformance, FIXTURE_CORPUS } from "./retriever.conformance.js";
+import { sourceDocument } from "./helpers.js";
 
 const FAST_RETRY: RetryPolicy = { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 2, jitter: 0 };
 const embedder = createLocalEmbedder({ dimension: 64 });
 
-const doc = (overrides: Partial<SourceDocument> = {}): SourceDocument => ({
-  id: "glass-en",
-  title: "Glass cover",
-  product: "motor-glass",
-  domain: "motor",
-  lang: "en",
-  tenantId: "acme",
-  body: "Windshield repair is covered.\n\n## Deductible\n\nThe deductible is 5 percent.\n\n## Claims\n\nCall the glass line.",
-  ...overrides,
-});
+const doc = (overrides: Partial<SourceDocument> = {}): SourceDocument => sourceDocument({ body: "Windshield repair is covered.\n\n## Deductible\n\nThe deductible is 5 percent.\n\n## Claims\n\nCall the glass line.", ...overrides });
 
 const indexAt = (url: string, overrides: Partial<QdrantIndexOptions> = {}): QdrantIndex =>
   createQdrantIndex({ url, collection: "chunks", embedder, retry: FAST_RETRY, timeoutMs: 2_000, ...overrides });
