@@ -1,4 +1,4 @@
 export { detectLanguage, isLanguage, LANGUAGES, type Language, type LanguageGuess } from "./language.js";
 export { foldForMatch, normalizeText, toAsciiDigits } from "./normalize.js";
 export { canonicalNumber, extractNumbers } from "./numbers.js";
-export { splitSentences } from "./sentences.js";
+export { questionOf, splitSentences } from "./sentences.js";

@@ -15,3 +15,14 @@ export function splitSentences(text: string): string[] {
   }
   return out;
 }
+
+/**
+ * What a message asks: its question sentences when it mixes statements and questions ("I drive a
+ * Peugeot 206. What is the deductible?"). The statements are context (memory keeps them); their
+ * words (a car model, a city) would only dilute a retrieval query.
+ */
+export function questionOf(text: string): string {
+  const sentences = splitSentences(text);
+  const questions = sentences.filter((s) => /[?\u061F]$/u.test(s));
+  return questions.length > 0 && questions.length < sentences.length ? questions.join(" ") : text.trim();
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectLanguage, extractNumbers, foldForMatch, normalizeText, splitSentences, toAsciiDigits } from "../../src/text/index.js";
+import { detectLanguage, extractNumbers, foldForMatch, normalizeText, questionOf, splitSentences, toAsciiDigits } from "../../src/text/index.js";
 
 describe("normalizeText", () => {
   it("maps Arabic yeh and kaf to their Persian forms", () => {
@@ -63,5 +63,16 @@ describe("splitSentences", () => {
   });
   it("treats list items and lines as sentences and drops markers", () => {
     expect(splitSentences("## Price\n- First item\n2. Second item")).toEqual(["Price", "First item", "Second item"]);
+  });
+});
+
+describe("questionOf", () => {
+  it("keeps the question sentences of a message that mixes statements and questions", () => {
+    expect(questionOf("I drive a Peugeot 206. What is the deductible?")).toBe("What is the deductible?");
+    expect(questionOf("ماشینم پژو ۲۰۶ است. فرانشیز چقدر است؟")).toBe("فرانشیز چقدر است؟");
+  });
+  it("leaves a message that is all question, or has no question, as it is", () => {
+    expect(questionOf("What is the deductible? And the premium?")).toBe("What is the deductible? And the premium?");
+    expect(questionOf("Tell me about travel insurance.")).toBe("Tell me about travel insurance.");
   });
 });

@@ -1,4 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { questionOf } from "../../text/sentences.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue, RetrievalFilter } from "../state.js";
@@ -20,7 +21,7 @@ export function contextualizeNode(deps: AgentDeps) {
       };
     }
     if (state.history.length === 0) {
-      return { rewrittenQuery: turn.text.trim(), retrievalFilter: filter };
+      return { rewrittenQuery: questionOf(turn.text), retrievalFilter: filter };
     }
     const call = await callModel(
       deps,

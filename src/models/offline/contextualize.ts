@@ -1,3 +1,4 @@
+import { questionOf } from "../../text/sentences.js";
 import type { HistoryLine } from "../../domain/conversation.js";
 import type { UserProfile } from "../../domain/profile.js";
 import { detectLanguage, foldForMatch, normalizeText, type Language } from "../../text/index.js";
@@ -166,7 +167,8 @@ function isFollowUp(turn: Turn, text: string): boolean {
 export function contextualize(input: ContextualizeInput): ContextualizeOutput {
   const text = normalizeText(input.text);
   const previous = latestQueryLine(input.history);
-  let query = text;
+  // A turn that is not a follow-up stands on its own: its question, without the statements around it.
+  let query = questionOf(text);
 
   if (previous?.rewrittenQuery !== undefined) {
     const previousQuery = normalizeText(previous.rewrittenQuery);
