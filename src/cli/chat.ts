@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
-import { createConnectTransport, Http2SessionManager } from "@connectrpc/connect-node";
-import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { createAgentClient } from "../client/agent-client.js";
 import { ThreadClosedSchema } from "../../gen/frontdesk/v1/thread_pb.js";
 import type { ClarifyOption } from "../../gen/frontdesk/v1/turn_pb.js";
 import { renderError, renderProgress, renderResult, renderThreadClosed, resolveChoice } from "./render.js";
@@ -28,13 +27,6 @@ export interface ChatOptions {
 
 const CLEAR_LINE = "\r\x1b[2K";
 
-function authInterceptor(apiKey: string): Interceptor {
-  return (next) => (req) => {
-    req.header.set("authorization", `Bearer ${apiKey}`);
-    return next(req);
-  };
-}
-
 /** Errors after which another turn cannot succeed either: stop instead of prompting again. */
 const FATAL = new Set<Code>([Code.Unauthenticated, Code.PermissionDenied, Code.Unavailable, Code.Unimplemented]);
 
@@ -45,16 +37,7 @@ const FATAL = new Set<Code>([Code.Unauthenticated, Code.PermissionDenied, Code.U
 export async function runChat(options: ChatOptions): Promise<number> {
   const { output, tty } = options;
   const write = (text: string) => output.write(text);
-  const sessionManager = new Http2SessionManager(options.baseUrl, undefined, options.ca ? { ca: options.ca } : undefined);
-  const client = createClient(
-    AgentService,
-    createConnectTransport({
-      baseUrl: options.baseUrl,
-      httpVersion: "2",
-      sessionManager,
-      interceptors: options.apiKey ? [authInterceptor(options.apiKey)] : [],
-    }),
-  );
+  const { client, close } = createAgentClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, ca: options.ca });
   const rl = createInterface({ input: options.input, terminal: false });
   let clarifyOptions: ClarifyOption[] = [];
   const prompt = () => {
@@ -105,7 +88,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   } finally {
     rl.close();
     // The HTTP/2 connection would otherwise keep the process alive until its idle timeout.
-    sessionManager.abort();
+    close();
   }
 }
 

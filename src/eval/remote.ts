@@ -1,7 +1,6 @@
 import { performance } from "node:perf_hooks";
-import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
-import { createConnectTransport, Http2SessionManager } from "@connectrpc/connect-node";
-import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { createAgentClient } from "../client/agent-client.js";
 import { AnswerKind, Phase, type TurnResult } from "../../gen/frontdesk/v1/turn_pb.js";
 import { escalationReasonFromWire } from "../server/mapping.js";
 import { createEmbeddedRetriever, createLocalEmbedder, loadCorpusDir } from "../retrieval/index.js";
@@ -41,13 +40,6 @@ export interface RemoteTargetOptions {
   fixtures?: ReadonlySet<string>;
   /** Per-turn deadline. Default 60 s. */
   timeoutMs?: number;
-}
-
-function bearer(apiKey: string): Interceptor {
-  return (next) => (req) => {
-    req.header.set("authorization", `Bearer ${apiKey}`);
-    return next(req);
-  };
 }
 
 function observeWire(result: TurnResult): Omit<ObservedTurn, "nodes" | "latencyMs"> {
@@ -104,16 +96,7 @@ function observeWire(result: TurnResult): Omit<ObservedTurn, "nodes" | "latencyM
  * exactly as other consumers see it.
  */
 export function createRemoteTarget(options: RemoteTargetOptions): EvalTarget {
-  const sessionManager = new Http2SessionManager(options.baseUrl);
-  const client = createClient(
-    AgentService,
-    createConnectTransport({
-      baseUrl: options.baseUrl,
-      httpVersion: "2",
-      sessionManager,
-      interceptors: options.apiKey !== undefined && options.apiKey !== "" ? [bearer(options.apiKey)] : [],
-    }),
-  );
+  const { client, close } = createAgentClient({ baseUrl: options.baseUrl, apiKey: options.apiKey });
   const timeoutMs = options.timeoutMs ?? 60_000;
   return {
     label: options.baseUrl,
@@ -144,7 +127,7 @@ export function createRemoteTarget(options: RemoteTargetOptions): EvalTarget {
       return { ...observeWire(result), nodes, latencyMs };
     },
     async close() {
-      sessionManager.abort();
+      close();
     },
   };
 }

@@ -1,3 +1,4 @@
+import { sleep } from "../../src/models/retry.js";
 import { pino, type Logger } from "pino";
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
@@ -149,21 +150,7 @@ export class FakeTurnService implements TurnService {
   }
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
+export { sleep };
 
 /** Waits until the signal aborts (a fake turn that never finishes on its own). */
 export function untilAborted(signal: AbortSignal | undefined): Promise<never> {
