@@ -24,15 +24,46 @@ export function clientConfig(options: PostgresConnectionOptions): pg.ClientConfi
   };
 }
 
+/** What a log line keeps of a pg error: never the client object pg-pool attaches to it. */
+export function pgErrorFields(err: unknown): { message: string; code?: string } {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const code = "code" in err && typeof err.code === "string" ? err.code : undefined;
+  return code === undefined ? { message: err.message } : { message: err.message, code };
+}
+
 /**
- * A pool whose idle connections may die (pg_terminate_backend, a restarted server) without
- * taking the process down: pg emits "error" on the pool for them, which crashes the process
- * when nobody listens. The pool drops such connections and opens new ones on demand.
+ * A pg.Client that listens for "error" from construction to its end. pg-pool only listens while
+ * a client sits idle: between hand-out and release, and in the instant it is handed out, a
+ * connection the server ends (pg_terminate_backend, a restart, a cut network) emits "error" on
+ * a client nobody listens to, and that kills the process. With this listener the error is
+ * logged and the client is merely broken: its next query fails, and that failure is classified
+ * (UNAVAILABLE) by whoever made it.
+ */
+export function guardedClientClass(onError: (err: Error) => void): typeof pg.Client {
+  return class GuardedClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      this.on("error", onError);
+    }
+  };
+}
+
+/**
+ * A pool none of whose connections can take the process down: every client is a GuardedClient,
+ * and the pool itself listens for the errors pg-pool forwards from idle clients. The pool drops
+ * broken connections and opens new ones on demand.
  */
 export function createPool(options: PostgresConnectionOptions, max: number, logger: Logger, name: string): pg.Pool {
-  const pool = new pg.Pool({ ...clientConfig(options), max });
-  pool.on("error", (err) => logger.warn({ err, pool: name }, "idle PostgreSQL connection lost"));
+  const lost = (err: unknown) => logger.warn({ err: pgErrorFields(err), pool: name }, "PostgreSQL connection lost");
+  const pool = new pg.Pool({ ...clientConfig(options), max, Client: guardedClientClass(lost) });
+  pool.on("error", lost);
   return pool;
+}
+
+/** A single connection (LISTEN, migrations, the CLI) with the same guard as pooled ones. */
+export function createGuardedClient(options: PostgresConnectionOptions, onError: (err: Error) => void): pg.Client {
+  const Client = guardedClientClass(onError);
+  return new Client(clientConfig(options));
 }
 
 /** host:port/database of a connection string, for messages: never the user or password. */

@@ -1,29 +1,25 @@
 import type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import type { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
-import pg from "pg";
-import { advisoryKey, clientConfig, describeDatabase, type PostgresConnectionOptions } from "./postgres-connection.js";
+import type pg from "pg";
+import { advisoryKey, createGuardedClient, describeDatabase, type PostgresConnectionOptions } from "./postgres-connection.js";
 
 /**
- * The schema frontdesk needs: the LangGraph checkpointer's tables, the LangGraph store's tables,
- * and frontdesk's own (thread registry for TTL sweeps and tenant-scoped erasure; large watch
- * events). Each part keeps its own migration table; the highest version each part should be at
+ * The schema frontdesk needs: the LangGraph checkpointer's tables and frontdesk's own (thread
+ * registry for TTL sweeps and tenant-scoped erasure; large watch events; user memory). Each part keeps its own migration table; the highest version each part should be at
  * is pinned here, so a server never starts against a schema it does not know.
  */
 export interface SchemaVersions {
   /** checkpoint_migrations: @langchain/langgraph-checkpoint-postgres's saver. */
   checkpoints: number | null;
-  /** store_migrations: its store (no vector index). */
-  store: number | null;
   /** frontdesk_migrations. */
   frontdesk: number | null;
 }
 
 /**
  * The versions this build migrates to. The package's counts are its migration lists' lengths
- * minus one (1.0.5: five checkpoint migrations, four store migrations); a test runs the real
- * migrations and checks these, so a package upgrade that adds one fails loudly.
+ * minus one (1.0.5: five checkpoint migrations); a test runs the real migrations and checks
+ * these, so a package upgrade that adds one fails loudly.
  */
-export const EXPECTED_VERSIONS: { [K in keyof SchemaVersions]: number } = { checkpoints: 4, store: 3, frontdesk: 1 };
+export const EXPECTED_VERSIONS: { [K in keyof SchemaVersions]: number } = { checkpoints: 4, frontdesk: 2 };
 
 const FRONTDESK_MIGRATIONS: readonly string[] = [
   // v0: one row per thread, written in the same transaction as its checkpoint. Keyed like the
@@ -47,6 +43,41 @@ const FRONTDESK_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX IF NOT EXISTS frontdesk_event_payloads_created_at ON frontdesk_event_payloads (created_at);
    CREATE INDEX IF NOT EXISTS frontdesk_event_payloads_thread ON frontdesk_event_payloads (tenant_id, thread_id);`,
+  // v2: user memory in a table of frontdesk's own, keyed by the real ids. Profiles written by
+  // earlier versions through LangGraph's PostgresStore ("store" table, namespace
+  // profiles:<tenant label>:<user label>, labels escaping bytes as ~hh) are copied over.
+  `CREATE TABLE IF NOT EXISTS frontdesk_user_memory (
+     tenant_id TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     profile JSONB NOT NULL,
+     updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+     PRIMARY KEY (tenant_id, user_id)
+   );
+   CREATE FUNCTION pg_temp.frontdesk_unlabel(label TEXT) RETURNS TEXT LANGUAGE plpgsql AS $f$
+   DECLARE
+     out BYTEA := ''::bytea;
+     i INTEGER := 1;
+   BEGIN
+     WHILE i <= length(label) LOOP
+       IF substr(label, i, 1) = '~' THEN
+         out := out || decode(substr(label, i + 1, 2), 'hex');
+         i := i + 3;
+       ELSE
+         out := out || convert_to(substr(label, i, 1), 'UTF8');
+         i := i + 1;
+       END IF;
+     END LOOP;
+     RETURN convert_from(out, 'UTF8');
+   END $f$;
+   DO $d$ BEGIN
+     IF to_regclass('public.store') IS NOT NULL THEN
+       INSERT INTO frontdesk_user_memory (tenant_id, user_id, profile, updated_at)
+       SELECT pg_temp.frontdesk_unlabel(split_part(namespace_path, ':', 2)), pg_temp.frontdesk_unlabel(split_part(namespace_path, ':', 3)), value, updated_at
+       FROM public.store WHERE namespace_path LIKE 'profiles:%:%' AND key = 'profile'
+       ON CONFLICT DO NOTHING;
+     END IF;
+   END $d$;
+   DROP FUNCTION pg_temp.frontdesk_unlabel(TEXT);`,
 ];
 
 const MIGRATION_LOCK = advisoryKey("migrate");
@@ -61,7 +92,6 @@ async function versionOf(client: pg.ClientBase, table: string): Promise<number |
 export async function readSchemaVersions(client: pg.ClientBase): Promise<SchemaVersions> {
   return {
     checkpoints: await versionOf(client, "checkpoint_migrations"),
-    store: await versionOf(client, "store_migrations"),
     frontdesk: await versionOf(client, "frontdesk_migrations"),
   };
 }
@@ -94,7 +124,6 @@ export class SchemaNotReadyError extends Error {
 export interface MigrationParts {
   connection: PostgresConnectionOptions;
   saver: PostgresSaver;
-  store: PostgresStore;
 }
 
 export interface MigrationReport {
@@ -104,18 +133,17 @@ export interface MigrationReport {
 
 /**
  * Brings the schema to EXPECTED_VERSIONS. Idempotent, and safe when several replicas start at
- * once: a session advisory lock (on a connection of its own, so the package's setup calls can use
- * their pools meanwhile) lets one migrate while the others wait, then find nothing to do.
+ * once: a session advisory lock (on a connection of its own, so the package's setup call can use
+ * its pool meanwhile) lets one migrate while the others wait, then find nothing to do.
  */
 export async function migrateSchema(parts: MigrationParts): Promise<MigrationReport> {
-  const client = new pg.Client(clientConfig({ ...parts.connection, applicationName: "frontdesk-migrate" }));
-  client.on("error", () => undefined); // a lost connection surfaces as the failing query's error
+  // A lost connection surfaces as the failing query's error.
+  const client = createGuardedClient({ ...parts.connection, applicationName: "frontdesk-migrate" }, () => undefined);
   await client.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1::bigint)", [MIGRATION_LOCK]);
     const before = await readSchemaVersions(client);
     await parts.saver.setup();
-    await parts.store.setup();
     await client.query("CREATE TABLE IF NOT EXISTS frontdesk_migrations (v INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())");
     const current = await versionOf(client, "frontdesk_migrations");
     for (let v = (current ?? -1) + 1; v < FRONTDESK_MIGRATIONS.length; v++) {

@@ -1,15 +1,14 @@
-import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import type pg from "pg";
 import type { Config, PostgresSettings } from "../config/config.js";
 import type { Logger } from "../domain/logger.js";
 import type { Persistence } from "./index.js";
-import { advisoryKey, clientConfig, createPool, describeDatabase, type PostgresConnectionOptions } from "./postgres-connection.js";
+import { advisoryKey, createPool, describeDatabase, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { asStorageError, guarded } from "./postgres-errors.js";
 import { createPostgresLocks } from "./postgres-locks.js";
 import { FrontdeskPostgresSaver } from "./postgres-saver.js";
 import { assertSchemaReady, migrateSchema, type MigrationReport } from "./postgres-schema.js";
 import { createPostgresTurnEvents, type PostgresTurnEvents } from "./postgres-watch.js";
-import { createBaseStoreProfileStore, type ProfileStore } from "./profile-store.js";
+import { createPostgresProfileStore } from "./postgres-profiles.js";
 import { TurnScopedSaver } from "./turn-scoped-saver.js";
 
 export interface PostgresPersistenceOptions {
@@ -46,27 +45,6 @@ function connectionOptions(options: PostgresPersistenceOptions, applicationName:
   };
 }
 
-/** The package's PostgresStore makes its own pool; give it ours options and an error listener. */
-function createStore(connection: PostgresConnectionOptions, max: number, logger: Logger): PostgresStore {
-  const store = new PostgresStore({ connectionOptions: { ...clientConfig(connection), max }, ensureTables: false });
-  // Its pool is private; without an "error" listener a dropped idle connection crashes the process.
-  const core: unknown = Reflect.get(store, "core");
-  const pool: unknown = typeof core === "object" && core !== null ? Reflect.get(core, "pool") : undefined;
-  if (typeof pool !== "object" || pool === null || !("on" in pool) || typeof pool.on !== "function") {
-    throw new Error("PostgresStore internals changed: cannot attach the pool error listener (check @langchain/langgraph-checkpoint-postgres)");
-  }
-  pool.on("error", (err: unknown) => logger.warn({ err, pool: "store" }, "idle PostgreSQL connection lost"));
-  return store;
-}
-
-function guardedProfiles(profiles: ProfileStore): ProfileStore {
-  return {
-    get: (tenantId, userId) => guarded("reading user memory", () => profiles.get(tenantId, userId)),
-    put: (tenantId, userId, profile) => guarded("writing user memory", () => profiles.put(tenantId, userId, profile)),
-    delete: (tenantId, userId) => guarded("erasing user memory", () => profiles.delete(tenantId, userId)),
-  };
-}
-
 async function probe(pool: pg.Pool, databaseUrl: string): Promise<void> {
   try {
     await pool.query("SELECT 1");
@@ -86,18 +64,16 @@ export async function migrateDatabase(databaseUrl: string, settings: PostgresSet
     applicationName: "frontdesk-migrate",
   };
   const pool = createPool(connection, 2, logger, "migrate");
-  const store = createStore(connection, 2, logger);
   try {
     await probe(pool, databaseUrl);
-    return await migrateSchema({ connection, saver: new FrontdeskPostgresSaver(pool), store });
+    return await migrateSchema({ connection, saver: new FrontdeskPostgresSaver(pool) });
   } finally {
-    await store.stop();
     await pool.end();
   }
 }
 
 /**
- * The production persistence: checkpoints (PostgresSaver), user memory (PostgresStore),
+ * The production persistence: checkpoints (PostgresSaver), user memory (its own table),
  * per-thread advisory locks, turn events over LISTEN/NOTIFY, and the idle-thread sweep, all on
  * one database shared by every replica. Fails at once, with a message naming the database, when
  * it is unreachable or (with migration on start disabled) not migrated.
@@ -109,8 +85,7 @@ export async function createPostgresPersistence(options: PostgresPersistenceOpti
   }
   const pool = createPool(connectionOptions(options, "frontdesk"), settings.poolMax, logger, "main");
   const lockPool = createPool(connectionOptions(options, "frontdesk-locks"), settings.lockConnections, logger, "locks");
-  const store = createStore(connectionOptions(options, "frontdesk-store"), settings.poolMax, logger);
-  const ends: Array<() => Promise<void>> = [() => store.stop(), () => lockPool.end(), () => pool.end()];
+  const ends: Array<() => Promise<void>> = [() => lockPool.end(), () => pool.end()];
   const endAll = async () => {
     for (const end of ends) await end().catch(() => undefined);
   };
@@ -198,7 +173,7 @@ export async function createPostgresPersistence(options: PostgresPersistenceOpti
   return {
     kind: "postgres",
     saver: turnSaver,
-    profiles: guardedProfiles(createBaseStoreProfileStore(store)),
+    profiles: createPostgresProfileStore(pool),
     locks,
     events,
     eraseThread: (key) => saver.eraseThread(key),

@@ -120,9 +120,9 @@ describe("two replicas on one PostgreSQL database", () => {
 
     // Erasure: the other tenant cannot touch it; the owner can, and the row is gone.
     expect((await globexB.deleteUserMemory({ userId: "u-mem" })).existed).toBe(false);
-    expect(await db.query("SELECT 1 FROM store WHERE namespace_path = 'profiles:acme:u-mem'")).toHaveLength(1);
+    expect(await db.query("SELECT 1 FROM frontdesk_user_memory WHERE tenant_id = 'acme' AND user_id = 'u-mem'")).toHaveLength(1);
     expect((await acmeB.deleteUserMemory({ userId: "u-mem" })).existed).toBe(true);
-    expect(await db.query("SELECT 1 FROM store WHERE namespace_path = 'profiles:acme:u-mem'")).toEqual([]);
+    expect(await db.query("SELECT 1 FROM frontdesk_user_memory WHERE tenant_id = 'acme' AND user_id = 'u-mem'")).toEqual([]);
     const after = (await acmeA.turn(turn("pg-memory-3", "connect me to a human", { userId: "u-mem" }))).result!;
     if (after.outcome.case !== "escalate") throw new Error("expected an escalation");
     expect(after.outcome.value.handoffContext?.userProfile).toEqual({});

@@ -76,7 +76,7 @@ describe("schema", () => {
     const fresh = await createTestDatabase("migrate");
     try {
       const reports = await Promise.all([1, 2, 3].map(() => migrateDatabase(fresh.url, settings(), silentLogger)));
-      const after = { checkpoints: EXPECTED_VERSIONS.checkpoints, store: EXPECTED_VERSIONS.store, frontdesk: EXPECTED_VERSIONS.frontdesk };
+      const after = { checkpoints: EXPECTED_VERSIONS.checkpoints, frontdesk: EXPECTED_VERSIONS.frontdesk };
       expect(reports.map((r) => r.after)).toEqual([after, after, after]);
       // Exactly one of them did the work; the others found it done.
       expect(reports.filter((r) => r.before.checkpoints === null)).toHaveLength(1);
@@ -91,13 +91,39 @@ describe("schema", () => {
         "frontdesk_event_payloads",
         "frontdesk_migrations",
         "frontdesk_threads",
-        "store",
-        "store_migrations",
+        "frontdesk_user_memory",
       ]);
       const opened = await open(fresh, { migrateOnStart: false });
       await opened.close();
     } finally {
       await fresh.drop();
+    }
+  });
+
+  it("copies user memory kept by earlier versions in LangGraph's store table into its own, decoding the namespace labels", async () => {
+    const old = await createTestDatabase("oldstore");
+    try {
+      // The store table as @langchain/langgraph-checkpoint-postgres 1.0.5 created it, with two
+      // profiles written by the earlier PostgresStore-based version (ids escaped as ~hh).
+      await old.query(`CREATE TABLE store (namespace_path TEXT NOT NULL, key TEXT NOT NULL, value JSONB NOT NULL,
+        created_at TIMESTAMPTZ DEFAULT CURRENT_TIMESTAMP, updated_at TIMESTAMPTZ DEFAULT CURRENT_TIMESTAMP, expires_at TIMESTAMPTZ, ttl_minutes INTEGER,
+        PRIMARY KEY (namespace_path, key))`);
+      await old.query(
+        `INSERT INTO store (namespace_path, key, value) VALUES
+         ('profiles:acme:u-1', 'profile', '{"vehicle":"Peugeot 206"}'), ('profiles:acme~2ex:user~40mail~2eexample', 'profile', '{"family":"married"}'),
+         ('other:thing', 'profile', '{}')`,
+      );
+      await migrateDatabase(old.url, settings(), silentLogger);
+      const rows = await old.query("SELECT tenant_id, user_id, profile FROM frontdesk_user_memory ORDER BY tenant_id, user_id");
+      expect(rows).toEqual([
+        { tenant_id: "acme", user_id: "u-1", profile: { vehicle: "Peugeot 206" } },
+        { tenant_id: "acme.x", user_id: "user@mail.example", profile: { family: "married" } },
+      ]);
+      const opened = await open(old, { migrateOnStart: false });
+      expect(await opened.profiles.get("acme.x", "user@mail.example")).toEqual({ family: "married" });
+      await opened.close();
+    } finally {
+      await old.drop();
     }
   });
 
@@ -197,7 +223,7 @@ describe("threads on PostgreSQL", () => {
     // The replay record went with the thread: the same request runs as a new turn.
     expect((await h.service.runTurn(turn("I drive a Peugeot. What is the deductible?", { tenantId: "erase", threadId: "t-erase", requestId: "r-1" }))).kind).toBe("completed");
 
-    const storeRows = () => db.query("SELECT namespace_path FROM store WHERE namespace_path = 'profiles:erase:u-erase'");
+    const storeRows = () => db.query("SELECT user_id FROM frontdesk_user_memory WHERE tenant_id = 'erase' AND user_id = 'u-erase'");
     expect(await storeRows()).toHaveLength(1);
     expect(await h.service.deleteUserMemory("erase", "u-erase")).toEqual({ existed: true });
     expect(await storeRows()).toEqual([]);
