@@ -1,5 +1,5 @@
 import type { EvidenceChunk } from "../models/roles.js";
-import { analyze } from "../retrieval/analyzers/index.js";
+import { analyze } from "../text/analysis/index.js";
 import type { Chunk } from "../retrieval/types.js";
 import type { Language } from "../text/language.js";
 import type { Hit } from "./state.js";

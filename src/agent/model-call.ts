@@ -1,7 +1,7 @@
 import { ModelError } from "../models/errors.js";
 import type { TokenUsage } from "../models/provider.js";
 import type { Role, RoleIO } from "../models/roles.js";
-import { withRetry } from "../models/retry.js";
+import { withRetry } from "../dependency/retry.js";
 import type { AgentDeps } from "./deps.js";
 import type { AgentStateValue, PendingEscalation } from "./state.js";
 import type { RoleUsage } from "./types.js";

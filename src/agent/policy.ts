@@ -1,6 +1,6 @@
 import type { Bundle, ChitchatKind, PhraseList, RestrictedCategory } from "../config/bundle.js";
 import { CHITCHAT_KINDS, RESTRICTED_CATEGORIES } from "../config/bundle.js";
-import { analyze } from "../retrieval/analyzers/index.js";
+import { analyze } from "../text/analysis/index.js";
 import { foldForMatch } from "../text/normalize.js";
 import { compilePhrase, findPhrase, firstMatch, ruleWords, type CompiledPhrase } from "./phrases.js";
 import type { ClarifyOption } from "./types.js";

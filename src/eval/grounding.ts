@@ -1,6 +1,6 @@
 import { toEvidence } from "../agent/evidence.js";
 import { checkGrounding } from "../agent/grounding.js";
-import { analyze } from "../retrieval/analyzers/index.js";
+import { analyze } from "../text/analysis/index.js";
 import type { Chunk } from "../retrieval/types.js";
 import { foldForMatch } from "../text/normalize.js";
 

@@ -1,4 +1,4 @@
-import { analyze, analyzeWord, words } from "./analyzers/index.js";
+import { analyze, analyzeWord, words } from "../text/analysis/index.js";
 import { fmix32, fnv1a32 } from "./hash.js";
 
 /** Turns texts into dense vectors. Vectors are L2-normalised, so a dot product is a cosine. */

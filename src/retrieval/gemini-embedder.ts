@@ -1,6 +1,6 @@
 import { GoogleGenerativeAIEmbeddings, type GoogleGenerativeAIEmbeddingsParams } from "@langchain/google-genai";
-import { ModelError } from "../models/errors.js";
-import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "../models/retry.js";
+import { DependencyError } from "../dependency/errors.js";
+import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "../dependency/retry.js";
 import { normalize, type Embedder } from "./embedding.js";
 
 /** The task types the Gemini embedding API distinguishes; the values are the API's enum names. */
@@ -29,10 +29,11 @@ export interface GeminiEmbedderOptions {
   /** The API's base URL; tests point it at a fake server on 127.0.0.1. Default Google's. */
   baseUrl?: string;
   /** Called before each retry, for logs. */
-  onRetry?: (error: ModelError, attempt: number) => void;
+  onRetry?: (error: DependencyError, attempt: number) => void;
 }
 
-const ROLE = "embedding";
+// The dependency named in errors and logs.
+const ROLE = "gemini embedding";
 
 /**
  * Gemini embeddings through @langchain/google-genai. Passages are embedded as RETRIEVAL_DOCUMENT in
@@ -68,12 +69,12 @@ export function createGeminiEmbedder(options: GeminiEmbedderOptions): Embedder {
   queries.stripNewLines = false;
 
   const checked = (values: readonly number[][], count: number): Float32Array[] => {
-    if (values.length !== count) throw new ModelError("malformed_output", ROLE, `Gemini returned ${values.length} embeddings for ${count} texts`);
+    if (values.length !== count) throw new DependencyError("malformed_output", ROLE, `Gemini returned ${values.length} embeddings for ${count} texts`);
     const empty = values.filter((vector) => vector.length === 0).length;
-    if (empty > 0) throw new ModelError("server", ROLE, `Gemini embedding request failed for ${empty} of ${count} texts (status not exposed by the client)`);
+    if (empty > 0) throw new DependencyError("server", ROLE, `Gemini embedding request failed for ${empty} of ${count} texts (status not exposed by the client)`);
     const wrong = values.find((vector) => vector.length !== dimension);
     if (wrong !== undefined) {
-      throw new ModelError(
+      throw new DependencyError(
         "configuration",
         ROLE,
         `Gemini model ${model} returned ${wrong.length}-dimensional vectors, but the configured dimension is ${dimension} (FRONTDESK_EMBEDDING_DIMENSION)`,
@@ -103,10 +104,10 @@ export function createGeminiEmbedder(options: GeminiEmbedderOptions): Embedder {
         try {
           return checked([await queries.embedQuery(query)], 1);
         } catch (error) {
-          throw error instanceof ModelError ? error : classify(error);
+          throw error instanceof DependencyError ? error : classify(error);
         }
       }, signal);
-      if (vector === undefined) throw new ModelError("malformed_output", ROLE, "Gemini returned no embedding");
+      if (vector === undefined) throw new DependencyError("malformed_output", ROLE, "Gemini returned no embedding");
       return vector;
     },
   };
@@ -119,7 +120,7 @@ export function createGeminiEmbedder(options: GeminiEmbedderOptions): Embedder {
 function guarded<T>(run: () => Promise<T>, timeoutMs: number, signal?: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     if (signal?.aborted === true) return reject(signal.reason);
-    const timer = setTimeout(() => finish(() => reject(new ModelError("timeout", ROLE, `Gemini embedding request timed out after ${timeoutMs} ms`))), timeoutMs);
+    const timer = setTimeout(() => finish(() => reject(new DependencyError("timeout", ROLE, `Gemini embedding request timed out after ${timeoutMs} ms`))), timeoutMs);
     const onAbort = () => finish(() => reject(signal?.reason));
     signal?.addEventListener("abort", onAbort, { once: true });
     let settled = false;
@@ -138,12 +139,12 @@ function guarded<T>(run: () => Promise<T>, timeoutMs: number, signal?: AbortSign
 }
 
 /** An error from the client library, by HTTP status where it has one. */
-function classify(error: unknown): ModelError {
+function classify(error: unknown): DependencyError {
   const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" ? error.status : undefined;
   const message = error instanceof Error ? error.message : String(error);
-  if (status === 429) return new ModelError("rate_limited", ROLE, "Gemini embedding rate limited (429)", { cause: error });
-  if (status !== undefined && status >= 500) return new ModelError("server", ROLE, `Gemini embedding failed with ${status}`, { cause: error });
-  if (status !== undefined) return new ModelError("client", ROLE, `Gemini embedding refused with ${status}`, { cause: error });
+  if (status === 429) return new DependencyError("rate_limited", ROLE, "Gemini embedding rate limited (429)", { cause: error });
+  if (status !== undefined && status >= 500) return new DependencyError("server", ROLE, `Gemini embedding failed with ${status}`, { cause: error });
+  if (status !== undefined) return new DependencyError("client", ROLE, `Gemini embedding refused with ${status}`, { cause: error });
   // No status: the request never got an answer (connection refused, reset, DNS).
-  return new ModelError("server", ROLE, `Gemini embedding request failed: ${message}`, { cause: error });
+  return new DependencyError("server", ROLE, `Gemini embedding request failed: ${message}`, { cause: error });
 }

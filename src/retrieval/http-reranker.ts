@@ -1,5 +1,5 @@
-import { ModelError } from "../models/errors.js";
-import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "../models/retry.js";
+import { DependencyError } from "../dependency/errors.js";
+import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "../dependency/retry.js";
 import { searchableText } from "./chunker.js";
 import type { Reranker } from "./rerank.js";
 
@@ -24,10 +24,11 @@ export interface HttpRerankerOptions {
   maxChars?: number;
   /** Default DEFAULT_RETRY_POLICY: timeouts, 429 and 5xx are retried. */
   retry?: RetryPolicy;
-  onRetry?: (error: ModelError, attempt: number) => void;
+  onRetry?: (error: DependencyError, attempt: number) => void;
 }
 
-const ROLE = "rerank";
+// The dependency named in errors and logs.
+const ROLE = "reranker";
 
 /**
  * A cross-encoder (or any model) behind a standard `/rerank` endpoint. Scores are taken as the
@@ -64,22 +65,22 @@ export function createHttpReranker(options: HttpRerankerOptions): Reranker {
       response = await fetch(endpoint, { method: "POST", headers, body: payload, signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]) });
     } catch (error) {
       if (signal?.aborted === true) throw signal.reason;
-      if (timeout.aborted) throw new ModelError("timeout", ROLE, `rerank request timed out after ${timeoutMs} ms`, { cause: error });
-      throw new ModelError("server", ROLE, `rerank request failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      if (timeout.aborted) throw new DependencyError("timeout", ROLE, `rerank request timed out after ${timeoutMs} ms`, { cause: error });
+      throw new DependencyError("server", ROLE, `rerank request failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     if (!response.ok) {
       // The body may echo the request; only the status goes into the message.
       await response.body?.cancel();
       const { status } = response;
-      if (status === 429) throw new ModelError("rate_limited", ROLE, "rerank service rate limited (429)");
-      if (status >= 500) throw new ModelError("server", ROLE, `rerank service failed with ${status}`);
-      throw new ModelError("client", ROLE, `rerank service refused the request with ${status}`);
+      if (status === 429) throw new DependencyError("rate_limited", ROLE, "rerank service rate limited (429)");
+      if (status >= 500) throw new DependencyError("server", ROLE, `rerank service failed with ${status}`);
+      throw new DependencyError("client", ROLE, `rerank service refused the request with ${status}`);
     }
     let parsed: unknown;
     try {
       parsed = await response.json();
     } catch (error) {
-      throw new ModelError("malformed_output", ROLE, "rerank service sent a body that is not JSON", { cause: error });
+      throw new DependencyError("malformed_output", ROLE, "rerank service sent a body that is not JSON", { cause: error });
     }
     return scoresFrom(parsed, count);
   };
@@ -105,20 +106,20 @@ export function createHttpReranker(options: HttpRerankerOptions): Reranker {
  */
 export function scoresFrom(body: unknown, count: number): number[] {
   const items = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body["results"]) ? body["results"] : null;
-  if (items === null) throw new ModelError("malformed_output", ROLE, "rerank response is neither [{index, score}] nor {results: [...]}");
+  if (items === null) throw new DependencyError("malformed_output", ROLE, "rerank response is neither [{index, score}] nor {results: [...]}");
   const scores = new Array<number | undefined>(count).fill(undefined);
   for (const item of items) {
     const index = isRecord(item) ? item["index"] : undefined;
     const raw = isRecord(item) ? (item["score"] ?? item["relevance_score"]) : undefined;
     if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= count) {
-      throw new ModelError("malformed_output", ROLE, `rerank response has an index outside 0..${count - 1}`);
+      throw new DependencyError("malformed_output", ROLE, `rerank response has an index outside 0..${count - 1}`);
     }
-    if (typeof raw !== "number" || !Number.isFinite(raw)) throw new ModelError("malformed_output", ROLE, `rerank response has no numeric score for index ${index}`);
-    if (scores[index] !== undefined) throw new ModelError("malformed_output", ROLE, `rerank response scores index ${index} twice`);
+    if (typeof raw !== "number" || !Number.isFinite(raw)) throw new DependencyError("malformed_output", ROLE, `rerank response has no numeric score for index ${index}`);
+    if (scores[index] !== undefined) throw new DependencyError("malformed_output", ROLE, `rerank response scores index ${index} twice`);
     scores[index] = Math.min(1, Math.max(0, raw));
   }
   const missing = scores.findIndex((score) => score === undefined);
-  if (missing >= 0) throw new ModelError("malformed_output", ROLE, `rerank response has no score for index ${missing}`);
+  if (missing >= 0) throw new DependencyError("malformed_output", ROLE, `rerank response has no score for index ${missing}`);
   return scores.map((score) => score ?? 0);
 }
 

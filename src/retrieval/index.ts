@@ -1,6 +1,6 @@
 /** The retrieval layer's public API. */
 export * from "./types.js";
-export { analyze, analyzeWord, words, EN_STOPWORDS, FA_STOPWORDS } from "./analyzers/index.js";
+export { analyze, analyzeWord, words, EN_STOPWORDS, FA_STOPWORDS } from "../text/analysis/index.js";
 export {
   documentFromFields,
   DOCUMENT_FIELDS,

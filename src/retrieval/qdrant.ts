@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { QdrantClient, type Schemas } from "@qdrant/js-client-rest";
-import { ModelError } from "../models/errors.js";
-import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "../models/retry.js";
+import { DependencyError } from "../dependency/errors.js";
+import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "../dependency/retry.js";
 import { isLanguage } from "../text/language.js";
-import { analyze } from "./analyzers/index.js";
+import { analyze } from "../text/analysis/index.js";
 import { createChunker, searchableText } from "./chunker.js";
 import {
   pageTokenField,
@@ -239,7 +239,7 @@ export function createQdrantIndex(options: QdrantIndexOptions): QdrantIndex {
           try {
             const response = await run({ signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]) });
             const result = response.data.result;
-            if (result === undefined || result === null) throw new ModelError("malformed_output", "qdrant", `Qdrant ${what}: response without a result`);
+            if (result === undefined || result === null) throw new DependencyError("malformed_output", "qdrant", `Qdrant ${what}: response without a result`);
             return result;
           } catch (error) {
             if (signal?.aborted === true) throw signal.reason;
@@ -251,7 +251,7 @@ export function createQdrantIndex(options: QdrantIndexOptions): QdrantIndex {
       );
     } catch (error) {
       if (signal?.aborted === true) throw signal.reason;
-      if (error instanceof ModelError && error.kind === "client" && statusOf(error.cause) === 404) throw new CollectionMissingError(collection, { cause: error });
+      if (error instanceof DependencyError && error.kind === "client" && statusOf(error.cause) === 404) throw new CollectionMissingError(collection, { cause: error });
       throw new RetrievalUnavailableError(`Qdrant ${what} failed`, { cause: error });
     }
   };
@@ -630,13 +630,13 @@ function causeChain(error: unknown): unknown {
   return current;
 }
 
-function classify(what: string, error: unknown, timedOut: boolean): ModelError {
-  if (timedOut) return new ModelError("timeout", "qdrant", `Qdrant ${what} timed out`, { cause: error });
-  if (error instanceof ModelError) return error;
+function classify(what: string, error: unknown, timedOut: boolean): DependencyError {
+  if (timedOut) return new DependencyError("timeout", "qdrant", `Qdrant ${what} timed out`, { cause: error });
+  if (error instanceof DependencyError) return error;
   const status = statusOf(error);
-  if (status === 429) return new ModelError("rate_limited", "qdrant", `Qdrant ${what}: 429`, { cause: error });
-  if (status !== undefined && status >= 500) return new ModelError("server", "qdrant", `Qdrant ${what}: ${status}`, { cause: error });
-  if (status !== undefined) return new ModelError("client", "qdrant", `Qdrant ${what}: ${status}`, { cause: error });
+  if (status === 429) return new DependencyError("rate_limited", "qdrant", `Qdrant ${what}: 429`, { cause: error });
+  if (status !== undefined && status >= 500) return new DependencyError("server", "qdrant", `Qdrant ${what}: ${status}`, { cause: error });
+  if (status !== undefined) return new DependencyError("client", "qdrant", `Qdrant ${what}: ${status}`, { cause: error });
   // No status: no answer at all (connection refused or reset).
-  return new ModelError("server", "qdrant", `Qdrant ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  return new DependencyError("server", "qdrant", `Qdrant ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }

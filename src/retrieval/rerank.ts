@@ -1,4 +1,4 @@
-import { analyze } from "./analyzers/index.js";
+import { analyze } from "../text/analysis/index.js";
 import type { TermStats } from "./sparse.js";
 import type { Chunk } from "./types.js";
 import type { Language } from "../text/language.js";

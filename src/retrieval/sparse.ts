@@ -1,4 +1,4 @@
-import { analyze } from "./analyzers/index.js";
+import { analyze } from "../text/analysis/index.js";
 import { searchableText } from "./chunker.js";
 import { checkLimit, compileFilter, type ChunkFilter, type ScoredChunkId } from "./filter.js";
 import { fnv1a32 } from "./hash.js";

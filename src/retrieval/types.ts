@@ -1,3 +1,4 @@
+import { DependencyError } from "../dependency/errors.js";
 import type { Language } from "../text/language.js";
 
 /** A source document as written by the insurer (one markdown file or one JSONL record). */
@@ -77,9 +78,9 @@ export interface Retriever {
 }
 
 /** Raised by retrieval backends for a dependency failure (network, server error), after retries. */
-export class RetrievalUnavailableError extends Error {
-  override readonly name = "RetrievalUnavailableError";
+export class RetrievalUnavailableError extends DependencyError {
+  override readonly name: string = "RetrievalUnavailableError";
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super("unavailable", "retrieval", message, options);
   }
 }

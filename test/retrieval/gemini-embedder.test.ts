@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ModelError } from "../../src/models/errors.js";
-import type { RetryPolicy } from "../../src/models/retry.js";
+import { DependencyError } from "../../src/dependency/errors.js";
+import type { RetryPolicy } from "../../src/dependency/retry.js";
 import { createGeminiEmbedder } from "../../src/retrieval/gemini-embedder.js";
 import { startFakeHttp, type FakeHttpServer, type RecordedRequest } from "../support/fake-http.js";
 
@@ -88,12 +88,12 @@ describe("createGeminiEmbedder against a fake Gemini API", () => {
     expect(retries).toEqual([["server", 1]]);
   });
 
-  it("gives up after the last attempt with a ModelError", async () => {
+  it("gives up after the last attempt with a DependencyError", async () => {
     server.requests.length = 0;
     server.handle(() => ({ status: 503, body: { error: { code: 503, message: "overloaded" } } }));
     const error = await embedder().embed(["a"]).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ModelError);
-    expect((error as ModelError).kind).toBe("server");
+    expect(error).toBeInstanceOf(DependencyError);
+    expect((error as DependencyError).kind).toBe("server");
     expect(server.requests).toHaveLength(FAST_RETRY.maxAttempts);
   });
 
@@ -107,7 +107,7 @@ describe("createGeminiEmbedder against a fake Gemini API", () => {
     server.requests.length = 0;
     server.handle(() => ({ status: 400, body: { error: { code: 400, message: "API key not valid" } } }));
     const error = await embedder().embedQuery!("q").catch((e: unknown) => e);
-    expect((error as ModelError).kind).toBe("client");
+    expect((error as DependencyError).kind).toBe("client");
     expect(server.requests).toHaveLength(1);
   });
 
@@ -115,8 +115,8 @@ describe("createGeminiEmbedder against a fake Gemini API", () => {
     server.requests.length = 0;
     server.handle(working(8));
     const error = await embedder().embed(["a"]).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ModelError);
-    expect((error as ModelError).kind).toBe("configuration");
+    expect(error).toBeInstanceOf(DependencyError);
+    expect((error as DependencyError).kind).toBe("configuration");
     expect((error as Error).message).toMatch(/8-dimensional.*configured dimension is 4.*FRONTDESK_EMBEDDING_DIMENSION/u);
     expect(server.requests).toHaveLength(1);
   });
@@ -125,7 +125,7 @@ describe("createGeminiEmbedder against a fake Gemini API", () => {
     server.requests.length = 0;
     server.handle(() => ({ delayMs: 500, body: { embeddings: [] } }));
     const error = await embedder({ timeoutMs: 50, retry: { ...FAST_RETRY, maxAttempts: 2 } }).embed(["a"]).catch((e: unknown) => e);
-    expect((error as ModelError).kind).toBe("timeout");
+    expect((error as DependencyError).kind).toBe("timeout");
     expect(server.requests).toHaveLength(2);
 
     const controller = new AbortController();

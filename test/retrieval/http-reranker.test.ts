@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ModelError } from "../../src/models/errors.js";
-import type { RetryPolicy } from "../../src/models/retry.js";
+import { DependencyError } from "../../src/dependency/errors.js";
+import type { RetryPolicy } from "../../src/dependency/retry.js";
 import { createEmbeddedRetriever } from "../../src/retrieval/embedded.js";
 import { createLocalEmbedder } from "../../src/retrieval/embedding.js";
 import { createHttpReranker, scoresFrom } from "../../src/retrieval/http-reranker.js";
@@ -70,7 +70,7 @@ describe("createHttpReranker against a fake /rerank service", () => {
 
     reset(() => ({ status: 400, body: { error: "bad input" } }));
     const error = await reranker.rerank("q", candidates).catch((e: unknown) => e);
-    expect([(error as ModelError).kind, server.requests.length]).toEqual(["client", 1]);
+    expect([(error as DependencyError).kind, server.requests.length]).toEqual(["client", 1]);
   });
 
   it("rejects replies that do not score every candidate exactly once", () => {
@@ -78,14 +78,14 @@ describe("createHttpReranker against a fake /rerank service", () => {
     expect(() => scoresFrom([{ index: 0, score: 0.5 }, { index: 0, score: 0.2 }], 1)).toThrow(/twice/u);
     expect(() => scoresFrom([{ index: 2, score: 0.5 }], 2)).toThrow(/outside 0..1/u);
     expect(() => scoresFrom([{ index: 0, score: "high" }], 1)).toThrow(/numeric score/u);
-    expect(() => scoresFrom({ data: [] }, 1)).toThrow(ModelError);
+    expect(() => scoresFrom({ data: [] }, 1)).toThrow(DependencyError);
   });
 
   it("times out a stalled service and passes the caller's abort reason through", async () => {
     reset(() => ({ delayMs: 400, body: [] }));
     const reranker = createHttpReranker({ url: server.url, timeoutMs: 50, retry: { ...FAST_RETRY, maxAttempts: 2 } });
     const error = await reranker.rerank("q", candidates).catch((e: unknown) => e);
-    expect([(error as ModelError).kind, server.requests.length]).toEqual(["timeout", 2]);
+    expect([(error as DependencyError).kind, server.requests.length]).toEqual(["timeout", 2]);
 
     const controller = new AbortController();
     const reason = new Error("deadline");

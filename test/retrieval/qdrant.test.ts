@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RetryPolicy } from "../../src/models/retry.js";
-import { analyze } from "../../src/retrieval/analyzers/index.js";
+import type { RetryPolicy } from "../../src/dependency/retry.js";
+import { analyze } from "../../src/text/analysis/index.js";
 import { createChunker, searchableText } from "../../src/retrieval/chunker.js";
 import { createEmbeddedRetriever } from "../../src/retrieval/embedded.js";
 import { createLocalEmbedder } from "../../src/retrieval/embedding.js";

@@ -1,4 +1,4 @@
-import { sleep } from "../../src/models/retry.js";
+import { sleep } from "../../src/dependency/retry.js";
 import { pino, type Logger } from "pino";
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";

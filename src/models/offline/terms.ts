@@ -1,4 +1,4 @@
-import { analyze, words } from "../../retrieval/analyzers/index.js";
+import { analyze, words } from "../../text/analysis/index.js";
 import { foldForMatch } from "../../text/index.js";
 
 /**

@@ -5,7 +5,7 @@ import { PACKAGE_ROOT } from "../../../src/config/config.js";
 import { ModelError } from "../../../src/models/errors.js";
 import { createGeminiModelProvider } from "../../../src/models/gemini/index.js";
 import type { ModelProvider } from "../../../src/models/provider.js";
-import { withRetry } from "../../../src/models/retry.js";
+import { withRetry } from "../../../src/dependency/retry.js";
 import { ROLES, type EvidenceChunk, type Role, type RoleIO } from "../../../src/models/roles.js";
 import { chunksInPrompt, startFakeGemini, type FakeGemini, type FakeReply, type GenerateContentCall } from "../../support/fake-gemini.js";
 

@@ -1,5 +1,5 @@
-import { normalizeText } from "../../text/normalize.js";
-import type { Language } from "../../text/language.js";
+import { normalizeText } from "../normalize.js";
+import type { Language } from "../language.js";
 import { analyzeEnglishWord } from "./en.js";
 import { analyzePersianWord } from "./fa.js";
 

@@ -1,4 +1,6 @@
-import { ModelError } from "./errors.js";
+import { DependencyError } from "./errors.js";
+
+/** How a call to another service is retried: attempts, exponential delays with jitter. */
 
 export interface RetryPolicy {
   /** Total attempts including the first; default 3. */
@@ -37,7 +39,7 @@ export function retryDelayMs(policy: RetryPolicy, attempt: number, random: () =>
 export interface RetryOptions {
   signal?: AbortSignal;
   /** Reports each retry (for logs and stats). */
-  onRetry?: (error: ModelError, attempt: number) => void;
+  onRetry?: (error: DependencyError, attempt: number) => void;
   /** Asked before waiting `delayMs` for another attempt; false gives up with the last error (e.g. the turn's time is short). */
   allowRetry?: (delayMs: number) => boolean;
   random?: () => number;
@@ -54,7 +56,7 @@ export async function withRetry<T>(call: (attempt: number) => Promise<T>, policy
       return await call(attempt);
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
-      if (!(error instanceof ModelError) || !error.retryable || attempt >= policy.maxAttempts) throw error;
+      if (!(error instanceof DependencyError) || !error.retryable || attempt >= policy.maxAttempts) throw error;
       const delay = retryDelayMs(policy, attempt, options.random);
       if (options.allowRetry?.(delay) === false) throw error;
       options.onRetry?.(error, attempt);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyze, analyzeWord, EN_STOPWORDS, FA_STOPWORDS, words } from "../../src/retrieval/analyzers/index.js";
+import { analyze, analyzeWord, EN_STOPWORDS, FA_STOPWORDS, words } from "../../src/text/analysis/index.js";
 
 describe("analyze: Persian", () => {
   it("maps Arabic yeh and kaf to their Persian forms", () => {

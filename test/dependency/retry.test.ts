@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.js";
 import { ModelError, type ModelErrorKind } from "../../src/models/errors.js";
-import { DEFAULT_RETRY_POLICY, retryDelayMs, withRetry } from "../../src/models/retry.js";
+import { DEFAULT_RETRY_POLICY, retryDelayMs, withRetry } from "../../src/dependency/retry.js";
 
 const fast = { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 2, jitter: 0 };
 
