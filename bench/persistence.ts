@@ -19,7 +19,8 @@ import { settingsFromConfig, type AgentDeps } from "../src/agent/deps.js";
 import { compileGraph } from "../src/agent/graph.js";
 import { createPolicy } from "../src/agent/policy.js";
 import { freshTurnState } from "../src/agent/state.js";
-import type { TurnAttempt, TurnInput } from "../src/agent/types.js";
+import type { TurnInput } from "../src/domain/turn.js";
+import type { TurnAttempt } from "../src/service/types.js";
 import { createApp, type App } from "../src/app.js";
 import { loadBundle } from "../src/config/bundle.js";
 import { loadConfig } from "../src/config/config.js";
@@ -142,7 +143,7 @@ async function writesPerTurnAsync(db: TestDatabase, questions: string[], turns: 
     const before = await snapshot(db, threadKey);
     const text = questions[i % questions.length]!;
     const turn = { turnId: deps.newId(), tenantId: "default", threadId: "bench-async", userId: "bench", text, requestId: "", locale: "", domain: "", startedAtMs: Date.now() };
-    await graph.invoke(freshTurnState(turn, "en"), { configurable: { thread_id: threadKey }, durability: "async" });
+    await graph.invoke(freshTurnState(turn), { configurable: { thread_id: threadKey }, durability: "async" });
     samples.push(diff(before, await snapshot(db, threadKey)));
   }
   await pool.end();

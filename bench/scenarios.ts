@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import type { TurnService } from "../src/agent/types.js";
+import type { TurnService } from "../src/service/types.js";
 
 /**
  * Runs conversations through a TurnService in-process and reports how many model calls each

@@ -5,8 +5,8 @@ import type { Logger } from "./domain/logger.js";
 import { settingsFromConfig, type AgentDeps } from "./agent/deps.js";
 import { compileGraph } from "./agent/graph.js";
 import { createPolicy } from "./agent/policy.js";
-import { createTurnService } from "./agent/turn-service.js";
-import type { TurnService } from "./agent/types.js";
+import { createTurnService } from "./service/turns.js";
+import type { TurnService } from "./service/types.js";
 import { createModelProvider, type ModelProvider } from "./models/index.js";
 import { createPersistence, type Persistence } from "./persistence/index.js";
 import { openLocalDatabase } from "./persistence/sqlite.js";
@@ -94,7 +94,6 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     profiles: persistence.profiles,
     events: persistence.events,
     eraseThread: (key) => persistence.eraseThread(key),
-    defaultLanguage: bundle.defaultLanguage,
     now,
     newId: randomUUID,
     logger,

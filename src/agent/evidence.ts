@@ -3,7 +3,7 @@ import { analyze } from "../text/analysis/index.js";
 import type { Chunk } from "../retrieval/types.js";
 import type { Language } from "../text/language.js";
 import type { Hit } from "./state.js";
-import type { ClarifyOption } from "./types.js";
+import type { ClarifyOption } from "../domain/turn.js";
 
 export function toEvidence(chunk: Chunk, score: number): EvidenceChunk {
   return {

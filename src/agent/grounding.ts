@@ -2,7 +2,7 @@ import type { EvidenceChunk } from "../models/roles.js";
 import { foldForMatch } from "../text/normalize.js";
 import { extractNumbers } from "../text/numbers.js";
 import { splitSentences } from "../text/sentences.js";
-import type { CitedClaim } from "./types.js";
+import type { CitedClaim } from "../domain/turn.js";
 
 /**
  * Deterministic grounding checks, run before any model check (DESIGN §3): every claim cites at

@@ -4,7 +4,7 @@ import type { Role, RoleIO } from "../models/roles.js";
 import { withRetry } from "../dependency/retry.js";
 import type { AgentDeps } from "./deps.js";
 import type { AgentStateValue, PendingEscalation } from "./state.js";
-import type { RoleUsage } from "./types.js";
+import type { RoleUsage } from "../domain/turn.js";
 
 /** The accounting a node returns with its own update after a model call. */
 export interface ModelAccounting {

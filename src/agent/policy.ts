@@ -3,7 +3,7 @@ import { CHITCHAT_KINDS, RESTRICTED_CATEGORIES } from "../config/bundle.js";
 import { analyze } from "../text/analysis/index.js";
 import { foldForMatch } from "../text/normalize.js";
 import { compilePhrase, findPhrase, firstMatch, ruleWords, type CompiledPhrase } from "./phrases.js";
-import type { ClarifyOption } from "./types.js";
+import type { ClarifyOption } from "../domain/turn.js";
 
 /**
  * The deterministic gates: rules that decide a turn before any model is asked (DESIGN §3).

@@ -5,7 +5,7 @@ import type { Intent, GradeVerdict } from "../models/roles.js";
 import type { Chunk } from "../retrieval/types.js";
 import type { Language } from "../text/language.js";
 import type { Gate } from "./policy.js";
-import type { ClarifyOption, CitedClaim, EscalationOutcome, EscalationReason, RoleUsage, TurnOutcome, TurnResult } from "./types.js";
+import type { ClarifyOption, CitedClaim, EscalationOutcome, EscalationReason, RoleUsage, TurnOutcome, TurnResult } from "../domain/turn.js";
 
 /**
  * The graph state. Field names are checkpoint data: renaming one is a migration, and
@@ -176,7 +176,10 @@ export type AgentStateValue = typeof AgentState.State;
 /** A node's partial update: plain values (every field replaces; no reducer merges). */
 export type AgentStateUpdate = Partial<AgentStateValue>;
 
-/** The run input: the new turn, and every turn field back at its default. */
-export function freshTurnState(turn: TurnContext, language: Language): AgentStateUpdate {
-  return { ...turnDefaults(), turn, language };
+/**
+ * The run input: the new turn, and every turn field back at its default. The reply language is
+ * detected once, by load_memory, which knows the thread's history and the user's preference.
+ */
+export function freshTurnState(turn: TurnContext): AgentStateUpdate {
+  return { ...turnDefaults(), turn };
 }

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { pino, type Logger } from "pino";
-import type { TurnService } from "../agent/types.js";
+import type { TurnService } from "../service/types.js";
 import { BundleError } from "../config/bundle.js";
 import { ConfigError, ENV_VARS, loadConfig, type Config } from "../config/config.js";
 import type { DocumentIndex, DocumentRules } from "../retrieval/index.js";

@@ -1,7 +1,8 @@
 import { performance } from "node:perf_hooks";
 import type { AgentStateValue } from "../agent/state.js";
-import { threadKey } from "../agent/turn-service.js";
-import type { TurnAttempt, TurnResult } from "../agent/types.js";
+import { threadKey } from "../service/turns.js";
+import type { TurnResult } from "../domain/turn.js";
+import type { TurnAttempt } from "../service/types.js";
 import { createApp, type AppOverrides } from "../app.js";
 import type { Config } from "../config/config.js";
 import type { Logger } from "../domain/logger.js";

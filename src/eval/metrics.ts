@@ -1,4 +1,4 @@
-import { ESCALATION_REASONS } from "../agent/types.js";
+import { ESCALATION_REASONS } from "../domain/turn.js";
 import type { ConversationResult, TurnRecord } from "./runner.js";
 import { verdictsOf } from "./scenario.js";
 

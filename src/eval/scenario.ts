@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { ESCALATION_REASONS } from "../agent/types.js";
+import { ESCALATION_REASONS } from "../domain/turn.js";
 
 /**
  * The evaluation's scenario format: one conversation per JSONL line. Every turn states what a

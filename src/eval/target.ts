@@ -1,4 +1,4 @@
-import type { EscalationReason } from "../agent/types.js";
+import type { EscalationReason } from "../domain/turn.js";
 import type { Chunk } from "../retrieval/types.js";
 
 /**

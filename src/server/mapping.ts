@@ -29,7 +29,7 @@ import type {
   WatchItem,
   TurnOutcome,
   TurnResult,
-} from "../agent/types.js";
+} from "../domain/turn.js";
 import type { UserProfile } from "../domain/profile.js";
 
 function assertNever(value: never): never {

@@ -8,7 +8,8 @@ import {
 } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import type { TurnRequest, TurnResult as WireTurnResult } from "../../gen/frontdesk/v1/turn_pb.js";
 import type { ThreadEvent as WireThreadEvent } from "../../gen/frontdesk/v1/watch_pb.js";
-import type { NodeProgressEvent, ThreadWatch, TurnInput, TurnService } from "../agent/types.js";
+import type { NodeProgressEvent, TurnInput } from "../domain/turn.js";
+import type { ThreadWatch, TurnService } from "../service/types.js";
 import type { Config } from "../config/config.js";
 import { createAuthInterceptor, createTenantResolver, requireTenant, type TenantResolver } from "./auth.js";
 import { refusedAttemptError, toConnectError } from "./errors.js";

@@ -10,7 +10,7 @@ import { DocumentService } from "../../gen/frontdesk/v1/document_service_pb.js";
 import { Health } from "../../gen/grpc/health/v1/health_pb.js";
 import { ServerReflection as ReflectionV1 } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
-import type { TurnService } from "../agent/types.js";
+import type { TurnService } from "../service/types.js";
 import type { DocumentIndex, DocumentRules } from "../retrieval/index.js";
 import { ConfigError, isLoopbackHost, type Config } from "../config/config.js";
 import { createTenantResolver } from "./auth.js";

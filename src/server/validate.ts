@@ -5,7 +5,7 @@ import type {
   WatchThreadRequest,
 } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import type { TurnRequest } from "../../gen/frontdesk/v1/turn_pb.js";
-import type { TurnInput } from "../agent/types.js";
+import type { TurnInput } from "../domain/turn.js";
 import type { Config } from "../config/config.js";
 
 /** The request limits validation reads; a slice of Config so tests can pass literals. */

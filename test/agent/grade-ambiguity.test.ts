@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TurnAttempt } from "../../src/agent/types.js";
+import type { TurnAttempt } from "../../src/service/types.js";
 import { chunk, fakeRetriever, harness, scriptedModels, turn } from "./support.js";
 
 /**

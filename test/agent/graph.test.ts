@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { NodeProgressEvent, TurnAttempt, TurnResult, WatchItem } from "../../src/agent/types.js";
+import type { NodeProgressEvent, TurnResult, WatchItem } from "../../src/domain/turn.js";
+import type { TurnAttempt } from "../../src/service/types.js";
 import { ModelError } from "../../src/models/errors.js";
 import type { ModelProvider } from "../../src/models/provider.js";
 import { chunk, failing, fakeRetriever, harness, scriptedModels, turn } from "./support.js";

@@ -4,7 +4,7 @@ import { loadBundle } from "../../src/config/bundle.js";
 import { PACKAGE_ROOT } from "../../src/config/config.js";
 import { compilePhrase, findPhrase, ruleWords } from "../../src/agent/phrases.js";
 import { createPolicy, matchClarifyChoice, type Gate } from "../../src/agent/policy.js";
-import type { ClarifyOption } from "../../src/agent/types.js";
+import type { ClarifyOption } from "../../src/domain/turn.js";
 
 const policy = createPolicy(loadBundle(path.join(PACKAGE_ROOT, "bundle")));
 const gate = (text: string, previousUserTexts: string[] = [], pendingOptions: ClarifyOption[] | null = null): Gate | null =>

@@ -8,7 +8,7 @@ import {
   routeAfterTriage,
   routeAfterVerify,
 } from "../../src/agent/graph.js";
-import type { TurnOutcome } from "../../src/agent/types.js";
+import type { TurnOutcome } from "../../src/domain/turn.js";
 import { AgentState, turnDefaults, type AgentStateValue } from "../../src/agent/state.js";
 
 // Routes read only the state: no database, no model, no retriever.

@@ -5,8 +5,9 @@ import { silentLogger } from "../../src/domain/logger.js";
 import type { AgentDeps, AgentSettings } from "../../src/agent/deps.js";
 import { compileGraph } from "../../src/agent/graph.js";
 import { createPolicy } from "../../src/agent/policy.js";
-import { createTurnService } from "../../src/agent/turn-service.js";
-import type { TurnInput, TurnService } from "../../src/agent/types.js";
+import { createTurnService } from "../../src/service/turns.js";
+import type { TurnInput } from "../../src/domain/turn.js";
+import type { TurnService } from "../../src/service/types.js";
 import { ModelError } from "../../src/models/errors.js";
 import type { ModelProvider } from "../../src/models/provider.js";
 import { ROLE_SCHEMAS, type Role, type RoleIO } from "../../src/models/roles.js";
@@ -112,7 +113,6 @@ export function harness(options: {
     profiles: persistence.profiles,
     events: persistence.events,
     eraseThread: (key) => persistence.eraseThread(key),
-    defaultLanguage: "fa",
     now: deps.now,
     newId: deps.newId,
     logger: silentLogger,

@@ -3,20 +3,9 @@ import { pino, type Logger } from "pino";
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
-import type {
-  DeleteThreadAttempt,
-  EscalationOutcome,
-  NodeProgressEvent,
-  RunTurnOptions,
-  ThreadEvent,
-  ThreadView,
-  ThreadWatch,
-  TurnAttempt,
-  TurnInput,
-  TurnResult,
-  TurnService,
-} from "../../src/agent/types.js";
-import { watchItems } from "../../src/agent/turn-service.js";
+import type { EscalationOutcome, NodeProgressEvent, ThreadEvent, ThreadView, TurnInput, TurnResult } from "../../src/domain/turn.js";
+import type { DeleteThreadAttempt, RunTurnOptions, ThreadWatch, TurnAttempt, TurnService } from "../../src/service/types.js";
+import { watchItems } from "../../src/service/watch.js";
 import { createInProcessTurnEvents, type FanoutOptions, type TurnEvents } from "../../src/persistence/watch.js";
 import { loadConfig, type Config } from "../../src/config/config.js";
 import type { DocumentIndex, DocumentRules } from "../../src/retrieval/index.js";

@@ -2,7 +2,7 @@ import { toBinary } from "@bufbuild/protobuf";
 import { describe, expect, test } from "vitest";
 import { ThreadSchema, ThreadStatus } from "../../gen/frontdesk/v1/thread_pb.js";
 import { EscalationReason, Phase, TurnResultSchema } from "../../gen/frontdesk/v1/turn_pb.js";
-import { ESCALATION_REASONS, type ThreadView } from "../../src/agent/types.js";
+import { ESCALATION_REASONS, type ThreadView } from "../../src/domain/turn.js";
 import { specEncodeGrpcMessage } from "../../src/server/grpc-message.js";
 import {
   escalationReasonFromWire,

@@ -3,7 +3,7 @@ import { renderCopy } from "../../config/bundle.js";
 import { conversationSummary } from "../history.js";
 import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue } from "../state.js";
-import type { EscalationOutcome } from "../types.js";
+import type { EscalationOutcome } from "../../domain/turn.js";
 
 /** How many retrieved chunks the human agent sees in the handoff. */
 const HANDOFF_CHUNKS = 5;

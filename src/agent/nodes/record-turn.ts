@@ -3,7 +3,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { appendHistory } from "../history.js";
 import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue, HistoryEntry } from "../state.js";
-import type { TurnOutcome, TurnResult } from "../types.js";
+import type { TurnOutcome, TurnResult } from "../../domain/turn.js";
 
 export const textHash = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

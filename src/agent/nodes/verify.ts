@@ -4,7 +4,7 @@ import { checkGrounding } from "../grounding.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue, VerificationState } from "../state.js";
-import type { Citation } from "../types.js";
+import type { Citation } from "../../domain/turn.js";
 import type { Language } from "../../text/language.js";
 
 const TERMINAL = /[.!?\u061F\u2026:;\u061B]$/u;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { NodeProgressEvent, TurnAttempt, TurnResult } from "../../../src/agent/types.js";
+import type { NodeProgressEvent, TurnResult } from "../../../src/domain/turn.js";
+import type { TurnAttempt } from "../../../src/service/types.js";
 import { createGeminiModelProvider } from "../../../src/models/gemini/index.js";
 import { bundle, chunk, fakeRetriever, harness, turn } from "../../agent/support.js";
 import { chunksInPrompt, startFakeGemini, type FakeGemini, type GenerateHandler } from "../../support/fake-gemini.js";
