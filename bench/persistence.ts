@@ -26,7 +26,7 @@ import { loadBundle } from "../src/config/bundle.js";
 import { loadConfig } from "../src/config/config.js";
 import { silentLogger } from "../src/domain/logger.js";
 import { createOfflineModelProvider } from "../src/models/offline/index.js";
-import { createMemoryPersistence } from "../src/persistence/index.js";
+import { createMemoryPersistence } from "../src/persistence/memory.js";
 import { createEmbeddedRetriever, createLocalEmbedder, loadCorpusDir } from "../src/retrieval/index.js";
 import { createTestDatabase, threadFootprint, type TestDatabase } from "../test/support/postgres.js";
 

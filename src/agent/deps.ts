@@ -3,7 +3,7 @@ import type { Config } from "../config/config.js";
 import type { Logger } from "../domain/logger.js";
 import type { ModelProvider } from "../models/provider.js";
 import type { RetryPolicy } from "../dependency/retry.js";
-import type { ProfileStore } from "../persistence/profile-store.js";
+import type { ProfileStore } from "../persistence/ports.js";
 import type { Retriever } from "../retrieval/types.js";
 import type { Policy } from "./policy.js";
 

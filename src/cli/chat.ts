@@ -2,9 +2,8 @@ import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { createAgentClient } from "../client/agent-client.js";
-import { ThreadClosedSchema } from "../../gen/frontdesk/v1/thread_pb.js";
-import type { ClarifyOption } from "../../gen/frontdesk/v1/turn_pb.js";
+import { createAgentClient, threadClosedHandoff } from "../client/agent-client.js";
+import type { ClarifyOption } from "../domain/turn.js";
 import { renderError, renderProgress, renderResult, renderThreadClosed, resolveChoice } from "./render.js";
 
 export interface ChatOptions {
@@ -37,7 +36,7 @@ const FATAL = new Set<Code>([Code.Unauthenticated, Code.PermissionDenied, Code.U
 export async function runChat(options: ChatOptions): Promise<number> {
   const { output, tty } = options;
   const write = (text: string) => output.write(text);
-  const { client, close } = createAgentClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, ca: options.ca });
+  const client = createAgentClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, ca: options.ca });
   const rl = createInterface({ input: options.input, terminal: false });
   let clarifyOptions: ClarifyOption[] = [];
   const prompt = () => {
@@ -58,25 +57,22 @@ export async function runChat(options: ChatOptions): Promise<number> {
       if (text !== line) write(`→ ${text}\n`);
       let progressShown = false;
       try {
-        const stream = client.streamTurn({
-          turn: { threadId: options.threadId, userId: options.userId, text, domain: options.domain ?? "" },
-        });
-        for await (const message of stream) {
-          const { event } = message;
-          if (event.case === "progress") {
-            write(tty ? `${CLEAR_LINE}${renderProgress(event.value)}` : `${renderProgress(event.value)}\n`);
+        const stream = client.streamTurn({ threadId: options.threadId, userId: options.userId, text, ...(options.domain !== undefined ? { domain: options.domain } : {}) });
+        for await (const item of stream) {
+          if (item.kind === "progress") {
+            write(tty ? `${CLEAR_LINE}${renderProgress(item.progress)}` : `${renderProgress(item.progress)}\n`);
             progressShown = true;
-          } else if (event.case === "result") {
+          } else {
             if (tty && progressShown) write(CLEAR_LINE);
-            write(`${renderResult(event.value)}\n`);
-            clarifyOptions = event.value.outcome.case === "clarify" ? event.value.outcome.value.options : [];
+            write(`${renderResult(item.result)}\n`);
+            clarifyOptions = item.result.outcome.kind === "clarify" ? item.result.outcome.options : [];
           }
         }
       } catch (err) {
         if (tty && progressShown) write(CLEAR_LINE);
         const error = ConnectError.from(err);
         if (error.code === Code.FailedPrecondition) {
-          write(`${renderThreadClosed(error.findDetails(ThreadClosedSchema)[0])}\n`);
+          write(`${renderThreadClosed(threadClosedHandoff(error))}\n`);
           return 0;
         }
         write(`${renderError(error)}\n`);
@@ -88,7 +84,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   } finally {
     rl.close();
     // The HTTP/2 connection would otherwise keep the process alive until its idle timeout.
-    close();
+    client.close();
   }
 }
 

@@ -2,9 +2,9 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { ConfigError, loadConfig } from "../config/config.js";
 import { silentLogger } from "../domain/logger.js";
-import { clientConfig, describeDatabase } from "../persistence/postgres-connection.js";
-import { migrateDatabase } from "../persistence/postgres.js";
-import { EXPECTED_VERSIONS, readSchemaVersions, schemaProblems, type SchemaVersions } from "../persistence/postgres-schema.js";
+import { clientConfig, describeDatabase } from "../persistence/postgres/connection.js";
+import { migrateDatabase } from "../persistence/postgres/index.js";
+import { EXPECTED_VERSIONS, readSchemaVersions, schemaProblems, type SchemaVersions } from "../persistence/postgres/schema.js";
 import type { CommandIo } from "./chat.js";
 import { oneLine } from "./serve.js";
 

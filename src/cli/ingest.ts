@@ -4,7 +4,7 @@ import { configuredTenants } from "../app.js";
 import { loadBundle } from "../config/bundle.js";
 import { ConfigError, loadConfig, type Config } from "../config/config.js";
 import { silentLogger } from "../domain/logger.js";
-import { openLocalDatabase } from "../persistence/sqlite.js";
+import { openLocalDatabase } from "../persistence/sqlite/database.js";
 import { createIngestTarget, documentRules, type IngestTarget } from "../retrieval/backend.js";
 import {
   checkDocumentSize,

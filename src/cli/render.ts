@@ -1,25 +1,19 @@
-import { Code, ConnectError } from "@connectrpc/connect";
-import type { ThreadClosed } from "../../gen/frontdesk/v1/thread_pb.js";
-import {
-  AnswerKind,
-  Phase,
-  type Answer,
-  type Clarify,
-  type Escalate,
-  type NodeProgress,
-  type TurnResult,
-} from "../../gen/frontdesk/v1/turn_pb.js";
-import { escalationReasonFromWire } from "../server/mapping.js";
+import { Code, type ConnectError } from "@connectrpc/connect";
+import type { ClarifyOption, NodeProgressEvent, TurnOutcome } from "../domain/turn.js";
+import type { ReceivedEscalation, ReceivedOutcome, ReceivedTurnResult } from "../wire/index.js";
 
 /**
- * Pure text rendering for `frontdesk chat`: wire messages in, strings out, no I/O, so every
- * format is unit-tested without a terminal.
+ * Pure text rendering for `frontdesk chat`: what the server sent (as domain values) in, strings
+ * out, no I/O, so every format is unit-tested without a terminal.
  */
 
+type Answer = Extract<TurnOutcome, { kind: "answer" }>;
+type Clarify = Extract<TurnOutcome, { kind: "clarify" }>;
+
 /** `⋯ retrieve: 8 chunks …` while a node runs, `✓ retrieve: 8 chunks (12 ms)` when it is done. */
-export function renderProgress(p: NodeProgress): string {
+export function renderProgress(p: NodeProgressEvent): string {
   const summary = p.summary !== "" ? `: ${p.summary}` : "";
-  if (p.phase === Phase.COMPLETED) return `✓ ${p.node}${summary} (${p.durationMs} ms)`;
+  if (p.phase === "completed") return `✓ ${p.node}${summary} (${p.durationMs} ms)`;
   return `⋯ ${p.node}${summary} …`;
 }
 
@@ -39,40 +33,40 @@ export function renderAnswer(answer: Answer): string {
             return markers === "" ? claim.text : `${claim.text} ${markers}`;
           })
           .join(" ");
-  if (answer.citations.length === 0 || answer.kind !== AnswerKind.GROUNDED) return body;
+  if (answer.citations.length === 0 || answer.answerKind !== "grounded") return body;
   const sources = answer.citations.map((c, i) => `  [${i + 1}] ${c.title} (${c.chunkId})`);
   return [body, "", "Sources:", ...sources].join("\n");
 }
 
-export function renderClarify(clarify: Clarify): string {
+export function renderClarify(clarify: Pick<Clarify, "question" | "options">): string {
   const options = clarify.options.map((o, i) => `  ${i + 1}. ${o.label}`);
   const hint = clarify.options.length > 0 ? ["(type a number to choose)"] : [];
   return [clarify.question, ...options, ...hint].join("\n");
 }
 
-export function reasonName(e: Escalate): string {
-  return escalationReasonFromWire(e.reason);
+export function renderEscalate(e: ReceivedEscalation): string {
+  return `${e.message}\n→ handing over to a person (reason: ${e.reason})`;
 }
 
-export function renderEscalate(e: Escalate): string {
-  return `${e.message}\n→ handing over to a person (reason: ${reasonName(e)})`;
-}
-
-export function renderResult(result: TurnResult): string {
-  switch (result.outcome.case) {
+export function renderOutcome(outcome: ReceivedOutcome): string {
+  switch (outcome.kind) {
     case "answer":
-      return renderAnswer(result.outcome.value);
+      return renderAnswer(outcome);
     case "clarify":
-      return renderClarify(result.outcome.value);
+      return renderClarify(outcome);
     case "escalate":
-      return renderEscalate(result.outcome.value);
-    case undefined:
+      return renderEscalate(outcome);
+    case "none":
       return "(the server sent a result without an outcome)";
     default: {
-      const unhandled: never = result.outcome;
+      const unhandled: never = outcome;
       return `(unknown outcome ${JSON.stringify(unhandled)})`;
     }
   }
+}
+
+export function renderResult(result: ReceivedTurnResult): string {
+  return renderOutcome(result.outcome);
 }
 
 /** `InvalidArgument` → `invalid_argument`, the spelling Connect and gRPC documents use. */
@@ -85,13 +79,13 @@ export function renderError(err: ConnectError): string {
 }
 
 /** FAILED_PRECONDITION on a turn: the thread is closed; show the stored handoff if it came along. */
-export function renderThreadClosed(detail: ThreadClosed | undefined): string {
-  if (detail?.handoff === undefined) return "This conversation was handed over to a person.";
-  return `This conversation was handed over to a person (reason: ${reasonName(detail.handoff)}).\n${detail.handoff.message}`;
+export function renderThreadClosed(handoff: ReceivedEscalation | undefined): string {
+  if (handoff === undefined) return "This conversation was handed over to a person.";
+  return `This conversation was handed over to a person (reason: ${handoff.reason}).\n${handoff.message}`;
 }
 
 /** A typed number picks that clarify option: its label is sent as the next turn. */
-export function resolveChoice(line: string, options: readonly { label: string }[]): string {
+export function resolveChoice(line: string, options: readonly Pick<ClarifyOption, "label">[]): string {
   if (!/^\d+$/u.test(line)) return line;
   const option = options[Number(line) - 1];
   return option !== undefined ? option.label : line;

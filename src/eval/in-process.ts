@@ -6,7 +6,7 @@ import type { TurnAttempt } from "../service/types.js";
 import { createApp, type AppOverrides } from "../app.js";
 import type { Config } from "../config/config.js";
 import type { Logger } from "../domain/logger.js";
-import { createMemoryPersistence } from "../persistence/index.js";
+import { createMemoryPersistence } from "../persistence/memory.js";
 import { loadCorpusDir } from "../retrieval/index.js";
 import { emptyObservation, type EvalTarget, type ObservedTurn, type TurnRequest } from "./target.js";
 

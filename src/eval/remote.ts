@@ -1,8 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createAgentClient } from "../client/agent-client.js";
-import { AnswerKind, Phase, type TurnResult } from "../../gen/frontdesk/v1/turn_pb.js";
-import { escalationReasonFromWire } from "../server/mapping.js";
+import type { ReceivedTurnResult } from "../wire/index.js";
 import { createEmbeddedRetriever, createLocalEmbedder, loadCorpusDir } from "../retrieval/index.js";
 import type { Chunk } from "../retrieval/types.js";
 import { emptyObservation, type EvalTarget, type ObservedTurn, type TurnRequest } from "./target.js";
@@ -42,7 +41,7 @@ export interface RemoteTargetOptions {
   timeoutMs?: number;
 }
 
-function observeWire(result: TurnResult): Omit<ObservedTurn, "nodes" | "latencyMs"> {
+function observeResult(result: ReceivedTurnResult): Omit<ObservedTurn, "nodes" | "latencyMs"> {
   const base = {
     language: result.language,
     citations: [] as ObservedTurn["citations"],
@@ -52,40 +51,36 @@ function observeWire(result: TurnResult): Omit<ObservedTurn, "nodes" | "latencyM
     detail: "",
     rewrittenQuery: null,
     topChunks: [] as ObservedTurn["topChunks"],
-    modelCalls: result.stats?.modelCalls ?? 0,
+    modelCalls: result.stats.modelCalls,
   };
   const outcome = result.outcome;
-  switch (outcome.case) {
-    case "answer": {
-      const kind = outcome.value.kind;
+  switch (outcome.kind) {
+    case "answer":
       return {
         ...base,
-        outcome: kind === AnswerKind.CHITCHAT ? "chitchat" : kind === AnswerKind.OUT_OF_SCOPE ? "out_of_scope" : "answer",
-        text: outcome.value.text,
-        citations: outcome.value.citations.map((c) => ({ chunkId: c.chunkId, documentId: c.documentId })),
-        claims: outcome.value.claims.map((c) => ({ text: c.text, chunkIds: [...c.chunkIds] })),
+        outcome: outcome.answerKind === "grounded" ? "answer" : outcome.answerKind,
+        text: outcome.text,
+        citations: outcome.citations.map((c) => ({ chunkId: c.chunkId, documentId: c.documentId })),
+        claims: outcome.claims.map((c) => ({ text: c.text, chunkIds: [...c.chunkIds] })),
       };
-    }
     case "clarify":
       return {
         ...base,
         outcome: "clarify",
-        text: [outcome.value.question, ...outcome.value.options.map((o) => o.label)].join("\n"),
-        options: outcome.value.options.map((o) => ({ label: o.label, documentId: o.documentId, product: o.product })),
+        text: [outcome.question, ...outcome.options.map((o) => o.label)].join("\n"),
+        options: outcome.options.map((o) => ({ label: o.label, documentId: o.documentId, product: o.product })),
       };
-    case "escalate": {
-      const handoff = outcome.value.handoffContext;
+    case "escalate":
       return {
         ...base,
         outcome: "escalate",
-        text: outcome.value.message,
-        reason: escalationReasonFromWire(outcome.value.reason),
-        detail: outcome.value.detail,
-        rewrittenQuery: handoff?.rewrittenQuery ?? null,
-        topChunks: (handoff?.topChunks ?? []).map((c) => ({ chunkId: c.chunkId, documentId: c.documentId, title: c.title, score: c.score })),
+        text: outcome.message,
+        reason: outcome.reason,
+        detail: outcome.detail,
+        rewrittenQuery: outcome.handoff.rewrittenQuery,
+        topChunks: outcome.handoff.topChunks,
       };
-    }
-    case undefined:
+    case "none":
       return { ...base, outcome: "error", text: "", detail: "the result carried no outcome" };
   }
 }
@@ -96,7 +91,7 @@ function observeWire(result: TurnResult): Omit<ObservedTurn, "nodes" | "latencyM
  * exactly as other consumers see it.
  */
 export function createRemoteTarget(options: RemoteTargetOptions): EvalTarget {
-  const { client, close } = createAgentClient({ baseUrl: options.baseUrl, apiKey: options.apiKey });
+  const client = createAgentClient({ baseUrl: options.baseUrl, apiKey: options.apiKey });
   const timeoutMs = options.timeoutMs ?? 60_000;
   return {
     label: options.baseUrl,
@@ -105,16 +100,12 @@ export function createRemoteTarget(options: RemoteTargetOptions): EvalTarget {
     async runTurn(request: TurnRequest): Promise<ObservedTurn> {
       const nodes: ObservedTurn["nodes"] = [];
       const started = performance.now();
-      let result: TurnResult | undefined;
+      let result: ReceivedTurnResult | undefined;
       try {
-        const stream = client.streamTurn(
-          { turn: { threadId: request.threadId, userId: request.userId, text: request.text, domain: request.domain ?? "" } },
-          { timeoutMs },
-        );
-        for await (const message of stream) {
-          const event = message.event;
-          if (event.case === "progress" && event.value.phase === Phase.COMPLETED) nodes.push({ node: event.value.node, summary: event.value.summary });
-          if (event.case === "result") result = event.value;
+        const call = { threadId: request.threadId, userId: request.userId, text: request.text, ...(request.domain !== undefined ? { domain: request.domain } : {}) };
+        for await (const item of client.streamTurn(call, { timeoutMs })) {
+          if (item.kind === "progress" && item.progress.phase === "completed") nodes.push({ node: item.progress.node, summary: item.progress.summary });
+          if (item.kind === "result") result = item.result;
         }
       } catch (err) {
         const error = ConnectError.from(err);
@@ -124,10 +115,10 @@ export function createRemoteTarget(options: RemoteTargetOptions): EvalTarget {
       }
       const latencyMs = performance.now() - started;
       if (result === undefined) return { ...emptyObservation("error", "the stream ended without a result", latencyMs), nodes };
-      return { ...observeWire(result), nodes, latencyMs };
+      return { ...observeResult(result), nodes, latencyMs };
     },
     async close() {
-      close();
+      client.close();
     },
   };
 }

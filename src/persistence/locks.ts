@@ -1,16 +1,4 @@
-/**
- * One turn at a time per thread: a second turn while one runs is rejected (LangGraph's "reject"
- * double-texting strategy), never queued, so a user's retry cannot run the same turn twice.
- */
-export interface Lease {
-  release(): Promise<void>;
-}
-
-export interface ThreadLocks {
-  /** null when another turn holds the thread. */
-  tryAcquire(threadKey: string): Promise<Lease | null>;
-  close(): Promise<void>;
-}
+import type { ThreadLocks } from "./ports.js";
 
 /** For one process (the embedded default and tests). Across replicas, use the Postgres locks. */
 export function createInProcessLocks(): ThreadLocks {

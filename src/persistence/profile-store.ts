@@ -1,16 +1,6 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import { UserProfileSchema, type UserProfile } from "../domain/profile.js";
-
-/**
- * Cross-thread user memory, namespaced by tenant and user. Implemented over a LangGraph Store
- * (in memory for tests, Postgres in production) or a local SQLite file (embedded default).
- */
-export interface ProfileStore {
-  get(tenantId: string, userId: string): Promise<UserProfile>;
-  put(tenantId: string, userId: string, profile: UserProfile): Promise<void>;
-  /** Erases the user's memory for real. True when there was something to erase. */
-  delete(tenantId: string, userId: string): Promise<boolean>;
-}
+import type { ProfileStore } from "./ports.js";
 
 const PROFILE_KEY = "profile";
 

@@ -1,17 +1,10 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import {
-  ChunkSchema,
-  DocumentInfoSchema,
-  DocumentService,
-  UpsertResultSchema,
-  UpsertStatus as WireUpsertStatus,
-  type Chunk as WireChunk,
-  type DocumentInfo,
-} from "../../gen/frontdesk/v1/document_service_pb.js";
+import { DocumentService, UpsertResultSchema } from "../../gen/frontdesk/v1/document_service_pb.js";
 import type { Config } from "../config/config.js";
-import type { Chunk, DocumentIndex, DocumentRules, DocumentSummary, UpsertStatus } from "../retrieval/index.js";
+import type { Chunk, DocumentIndex, DocumentRules } from "../retrieval/index.js";
+import { chunkToWire, documentInfoToWire, upsertStatusToWire } from "../wire/index.js";
 import { createAuthInterceptor, createTenantResolver, requireTenant, type TenantResolver } from "./auth.js";
 import { toConnectError } from "./errors.js";
 import type { Validation } from "./validate.js";
@@ -34,48 +27,6 @@ function accept<T>(v: Validation<T>): T {
   return v.input;
 }
 
-function statusToWire(status: UpsertStatus): WireUpsertStatus {
-  switch (status) {
-    case "added":
-      return WireUpsertStatus.ADDED;
-    case "replaced":
-      return WireUpsertStatus.REPLACED;
-    case "unchanged":
-      return WireUpsertStatus.UNCHANGED;
-    default: {
-      const unreachable: never = status;
-      throw new Error(`unhandled upsert status ${String(unreachable)}`);
-    }
-  }
-}
-
-export function documentInfoToWire(summary: DocumentSummary): DocumentInfo {
-  return create(DocumentInfoSchema, {
-    id: summary.id,
-    title: summary.title,
-    product: summary.product,
-    domain: summary.domain,
-    lang: summary.lang,
-    source: summary.source ?? "",
-    chunkCount: summary.chunkCount,
-    contentHash: summary.contentHash,
-  });
-}
-
-export function chunkToWire(chunk: Chunk): WireChunk {
-  return create(ChunkSchema, {
-    chunkId: chunk.chunkId,
-    documentId: chunk.documentId,
-    chunkIndex: chunk.chunkIndex,
-    title: chunk.title,
-    product: chunk.product,
-    domain: chunk.domain,
-    lang: chunk.lang,
-    section: chunk.section,
-    text: chunk.text,
-  });
-}
-
 /** DocumentService: tenant-scoped document management, authenticated like AgentService. */
 export function createDocumentRoutes(options: DocumentRoutesOptions): (router: ConnectRouter) => void {
   const { documents, rules, config, logger, domains } = options;
@@ -95,7 +46,7 @@ export function createDocumentRoutes(options: DocumentRoutesOptions): (router: C
       const input = accept(validateUpsertDocuments(req, tenantId, limits, domains, rules));
       try {
         const outcomes = await documents.upsert(input, ctx.signal);
-        return { results: outcomes.map((o) => create(UpsertResultSchema, { documentId: o.documentId, status: statusToWire(o.status), chunkCount: o.chunkCount })) };
+        return { results: outcomes.map((o) => create(UpsertResultSchema, { documentId: o.documentId, status: upsertStatusToWire(o.status), chunkCount: o.chunkCount })) };
       } catch (err) {
         throw fail(err, ctx);
       }

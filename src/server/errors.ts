@@ -2,7 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { ThreadClosedSchema } from "../../gen/frontdesk/v1/thread_pb.js";
 import type { TurnAttempt } from "../service/types.js";
-import { escalationToWire } from "./mapping.js";
+import { escalationToWire } from "../wire/index.js";
 
 /** The attempt kinds that are not a result: each has exactly one wire error. */
 export type RefusedAttempt = Exclude<TurnAttempt, { kind: "completed" } | { kind: "replayed" }>;

@@ -13,7 +13,7 @@ import type { ThreadWatch, TurnService } from "../service/types.js";
 import type { Config } from "../config/config.js";
 import { createAuthInterceptor, createTenantResolver, requireTenant, type TenantResolver } from "./auth.js";
 import { refusedAttemptError, toConnectError } from "./errors.js";
-import { progressToWire, threadToWire, turnResultToWire, watchItemToWire, watchStartedToWire } from "./mapping.js";
+import { progressToWire, threadToWire, turnResultToWire, watchItemToWire, watchStartedToWire } from "../wire/index.js";
 import { createAsyncQueue } from "./queue.js";
 import { validateDeleteUserMemoryRequest, validateGetThreadRequest, validateTurnRequest, type Validation } from "./validate.js";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { createFilePersistence } from "../../src/persistence/index.js";
+import { createFilePersistence } from "../../src/persistence/sqlite/index.js";
 import { chunk, fakeRetriever, harness, scriptedModels, turn } from "../agent/support.js";
 
 const deductible = chunk("motor-body-en#3", "The minimum deductible is 5,000,000 rials.", { title: "Motor Body Insurance" });

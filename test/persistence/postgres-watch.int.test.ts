@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.js";
 import { silentLogger } from "../../src/domain/logger.js";
 import { StorageUnavailableError } from "../../src/persistence/errors.js";
-import { createPool } from "../../src/persistence/postgres-connection.js";
-import { migrateDatabase } from "../../src/persistence/postgres.js";
-import { createPostgresTurnEvents, NOTIFY_INLINE_LIMIT_BYTES, type PostgresTurnEvents } from "../../src/persistence/postgres-watch.js";
-import type { Watch, WatchMessage } from "../../src/persistence/watch.js";
+import { createPool } from "../../src/persistence/postgres/connection.js";
+import { migrateDatabase } from "../../src/persistence/postgres/index.js";
+import { createPostgresTurnEvents, NOTIFY_INLINE_LIMIT_BYTES, type PostgresTurnEvents } from "../../src/persistence/postgres/watch.js";
+import type { Watch, WatchMessage } from "../../src/persistence/ports.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 
 let db: TestDatabase;

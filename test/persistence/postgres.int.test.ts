@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type PostgresSettings } from "../../src/config/config.js";
 import { silentLogger } from "../../src/domain/logger.js";
 import { StorageUnavailableError } from "../../src/persistence/errors.js";
-import { advisoryKey } from "../../src/persistence/postgres-connection.js";
-import { createPostgresPersistence, DatabaseUnreachableError, migrateDatabase, type PostgresPersistence } from "../../src/persistence/postgres.js";
-import { EXPECTED_VERSIONS, SchemaNotReadyError } from "../../src/persistence/postgres-schema.js";
+import { advisoryKey } from "../../src/persistence/postgres/connection.js";
+import { createPostgresPersistence, DatabaseUnreachableError, migrateDatabase, type PostgresPersistence } from "../../src/persistence/postgres/index.js";
+import { EXPECTED_VERSIONS, SchemaNotReadyError } from "../../src/persistence/postgres/schema.js";
 import { chunk, fakeRetriever, harness, scriptedModels, turn, type Harness } from "../agent/support.js";
 import { createTestDatabase, threadFootprint, type TestDatabase } from "../support/postgres.js";
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config/config.js";
 import { silentLogger } from "../../src/domain/logger.js";
-import { openLocalDatabase } from "../../src/persistence/sqlite.js";
+import { openLocalDatabase } from "../../src/persistence/sqlite/database.js";
 import { createIngestTarget, createRetrievalBackend } from "../../src/retrieval/backend.js";
 import { createLocalEmbedder } from "../../src/retrieval/embedding.js";
 import { createQdrantIndex } from "../../src/retrieval/qdrant.js";

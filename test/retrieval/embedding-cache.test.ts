@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openLocalDatabase } from "../../src/persistence/sqlite.js";
+import { openLocalDatabase } from "../../src/persistence/sqlite/database.js";
 import { createEmbeddedRetriever } from "../../src/retrieval/embedded.js";
 import { createCachedEmbedder } from "../../src/retrieval/embedding-cache.js";
 import { createLocalEmbedder, type Embedder } from "../../src/retrieval/embedding.js";

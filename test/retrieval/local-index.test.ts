@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openLocalDatabase } from "../../src/persistence/sqlite.js";
+import { openLocalDatabase } from "../../src/persistence/sqlite/database.js";
 import { InvalidPageTokenError } from "../../src/retrieval/document-index.js";
 import { createMemoryDocumentStore, createSqliteDocumentStore, type DocumentStore } from "../../src/retrieval/document-store.js";
 import { createEmbeddedRetriever } from "../../src/retrieval/embedded.js";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import type { WatchTenantResponse, WatchThreadResponse } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import { Phase } from "../../gen/frontdesk/v1/turn_pb.js";
 import { FellBehindReason, TurnFailureReason, type ThreadEvent } from "../../gen/frontdesk/v1/watch_pb.js";
-import { progressToWire, turnResultToWire } from "../../src/server/mapping.js";
+import { progressToWire, turnResultToWire } from "../../src/wire/index.js";
 import { answerResult, FakeTurnService, GLOBEX_KEY, progress, sleep, startServer, waitFor, type Running } from "./helpers.js";
 
 function failure(p: Promise<unknown>): Promise<ConnectError> {

@@ -1,8 +1,9 @@
 import pg from "pg";
-import type { Logger } from "../domain/logger.js";
-import { StorageUnavailableError } from "./errors.js";
-import { clientConfig, type PostgresConnectionOptions } from "./postgres-connection.js";
-import { createFanout, type FanoutOptions, type PublishedEvent, type ThreadTopic, type TurnEvents } from "./watch.js";
+import type { Logger } from "../../domain/logger.js";
+import { StorageUnavailableError } from "../errors.js";
+import { clientConfig, type PostgresConnectionOptions } from "./connection.js";
+import { createFanout, type FanoutOptions } from "../fanout.js";
+import type { PublishedEvent, ThreadTopic, TurnEvents } from "../ports.js";
 
 export const TURN_EVENTS_CHANNEL = "frontdesk_turn_events";
 

@@ -1,19 +1,7 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
-import type { UserProfile } from "../domain/profile.js";
-import { parseProfile, type ProfileStore } from "./profile-store.js";
-
-/** Opens (creating if needed) the local SQLite file the embedded default keeps its data in. */
-export function openLocalDatabase(dataDir: string, file = "frontdesk.sqlite"): Database.Database {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, file));
-  // WAL: readers never block the single writer; NORMAL sync is durable across process crashes.
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
-  db.pragma("busy_timeout = 5000");
-  return db;
-}
+import type Database from "better-sqlite3";
+import type { UserProfile } from "../../domain/profile.js";
+import type { ProfileStore } from "../ports.js";
+import { parseProfile } from "../profile-store.js";
 
 export function createSqliteProfileStore(db: Database.Database): ProfileStore {
   db.exec(`CREATE TABLE IF NOT EXISTS user_profiles (

@@ -1,9 +1,9 @@
 import type pg from "pg";
-import type { Logger } from "../domain/logger.js";
-import { StorageUnavailableError } from "./errors.js";
-import type { Lease, ThreadLocks } from "./locks.js";
-import { advisoryKey } from "./postgres-connection.js";
-import { guarded } from "./postgres-errors.js";
+import type { Logger } from "../../domain/logger.js";
+import { StorageUnavailableError } from "../errors.js";
+import type { Lease, ThreadLocks } from "../ports.js";
+import { advisoryKey } from "./connection.js";
+import { guarded } from "./errors.js";
 
 /**
  * One turn at a time per thread across every process sharing the database: a session-level

@@ -13,37 +13,28 @@ import {
   type NodeProgress,
   type TurnResult as WireTurnResult,
 } from "../../gen/frontdesk/v1/turn_pb.js";
-import { ThreadSchema, ThreadStatus, type Thread } from "../../gen/frontdesk/v1/thread_pb.js";
-import {
-  FellBehindReason as WireFellBehindReason,
-  ThreadEventSchema,
-  TurnFailureReason as WireTurnFailureReason,
-  type ThreadEvent as WireThreadEvent,
-} from "../../gen/frontdesk/v1/watch_pb.js";
 import type {
   AnswerKind,
   EscalationOutcome,
   EscalationReason,
   NodeProgressEvent,
-  ThreadView,
-  WatchItem,
   TurnOutcome,
   TurnResult,
 } from "../domain/turn.js";
 import type { UserProfile } from "../domain/profile.js";
 
-function assertNever(value: never): never {
+export function assertNever(value: never): never {
   throw new Error(`unhandled variant: ${JSON.stringify(value)}`);
 }
 
 /** uint32 fields reject fractions and negatives at serialisation time; clamp here instead. */
-function u32(n: number): number {
+export function u32(n: number): number {
   if (!Number.isFinite(n) || n <= 0) return 0;
   return Math.min(Math.round(n), 0xffff_ffff);
 }
 
 /** An unparsable timestamp is left unset rather than failing the whole response. */
-function timestamp(iso: string | null): Timestamp | undefined {
+export function timestamp(iso: string | null): Timestamp | undefined {
   if (iso === null || iso === "") return undefined;
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? undefined : timestampFromDate(date);
@@ -226,59 +217,3 @@ export function progressToWire(event: NodeProgressEvent): NodeProgress {
   });
 }
 
-function threadStatusToWire(status: ThreadView["status"]): ThreadStatus {
-  switch (status) {
-    case "active":
-      return ThreadStatus.ACTIVE;
-    case "escalated":
-      return ThreadStatus.ESCALATED;
-    default:
-      return assertNever(status);
-  }
-}
-
-export function threadToWire(view: ThreadView): Thread {
-  return create(ThreadSchema, {
-    threadId: view.threadId,
-    status: threadStatusToWire(view.status),
-    handoff: view.handoff === null ? undefined : escalationToWire(view.handoff),
-    recentTurns: view.recentTurns.map((t) => ({
-      turnId: t.turnId,
-      requestId: t.requestId,
-      userText: t.userText,
-      outcome: t.outcome,
-      reply: t.reply,
-      language: t.language,
-      completedAt: timestamp(t.completedAt),
-    })),
-    summary: view.summary,
-    turnCount: u32(view.turnCount),
-    updatedAt: timestamp(view.updatedAt),
-  });
-}
-
-/** The first message of every watch stream. */
-export function watchStartedToWire(threadId: string): WireThreadEvent {
-  return create(ThreadEventSchema, { threadId, event: { case: "started", value: {} } });
-}
-
-/** A watch item as the wire's ThreadEvent: progress and results exactly as StreamTurn sends them. */
-export function watchItemToWire(item: WatchItem): WireThreadEvent {
-  if (item.kind === "fell_behind") {
-    const reason = item.reason === "slow_consumer" ? WireFellBehindReason.SLOW_CONSUMER : WireFellBehindReason.SOURCE_INTERRUPTED;
-    return create(ThreadEventSchema, { event: { case: "fellBehind", value: { reason } } });
-  }
-  const { threadId, event } = item;
-  switch (event.kind) {
-    case "progress":
-      return create(ThreadEventSchema, { threadId, turnId: event.turnId, event: { case: "progress", value: progressToWire(event.progress) } });
-    case "result":
-      return create(ThreadEventSchema, { threadId, turnId: event.turnId, event: { case: "result", value: turnResultToWire(event.result) } });
-    case "failed": {
-      const reason = event.reason === "cancelled" ? WireTurnFailureReason.CANCELLED : WireTurnFailureReason.ERROR;
-      return create(ThreadEventSchema, { threadId, turnId: event.turnId, event: { case: "failed", value: { reason } } });
-    }
-    default:
-      return assertNever(event);
-  }
-}

@@ -10,9 +10,9 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
-import { guarded, asStorageError } from "./postgres-errors.js";
-import { parseThreadKey } from "./thread-key.js";
-import { lastCheckpointId, type BufferedWrite } from "./turn-scoped-saver.js";
+import { guarded, asStorageError } from "./errors.js";
+import { parseThreadKey } from "../thread-key.js";
+import { lastCheckpointId, type BufferedWrite } from "../turn-scoped-saver.js";
 
 type Statement = [sql: string, params: unknown[]];
 

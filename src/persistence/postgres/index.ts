@@ -1,15 +1,15 @@
 import type pg from "pg";
-import type { Config, PostgresSettings } from "../config/config.js";
-import type { Logger } from "../domain/logger.js";
-import type { Persistence } from "./index.js";
-import { advisoryKey, createPool, describeDatabase, type PostgresConnectionOptions } from "./postgres-connection.js";
-import { asStorageError, guarded } from "./postgres-errors.js";
-import { createPostgresLocks } from "./postgres-locks.js";
-import { FrontdeskPostgresSaver } from "./postgres-saver.js";
-import { assertSchemaReady, migrateSchema, type MigrationReport } from "./postgres-schema.js";
-import { createPostgresTurnEvents, type PostgresTurnEvents } from "./postgres-watch.js";
-import { createPostgresProfileStore } from "./postgres-profiles.js";
-import { TurnScopedSaver } from "./turn-scoped-saver.js";
+import type { Config, PostgresSettings } from "../../config/config.js";
+import type { Logger } from "../../domain/logger.js";
+import type { Persistence } from "../ports.js";
+import { advisoryKey, createPool, describeDatabase, type PostgresConnectionOptions } from "./connection.js";
+import { asStorageError, guarded } from "./errors.js";
+import { createPostgresLocks } from "./locks.js";
+import { FrontdeskPostgresSaver } from "./saver.js";
+import { assertSchemaReady, migrateSchema, type MigrationReport } from "./schema.js";
+import { createPostgresTurnEvents, type PostgresTurnEvents } from "./watch.js";
+import { createPostgresProfileStore } from "./profiles.js";
+import { TurnScopedSaver } from "../turn-scoped-saver.js";
 
 export interface PostgresPersistenceOptions {
   databaseUrl: string;

@@ -1,4 +1,4 @@
-import { StorageUnavailableError } from "./errors.js";
+import { StorageUnavailableError } from "../errors.js";
 
 /** SQLSTATE classes and codes that mean "the database cannot serve us right now", not "our query is wrong". */
 const UNAVAILABLE_SQLSTATES = new Set([

@@ -1,7 +1,8 @@
 import type pg from "pg";
-import type { UserProfile } from "../domain/profile.js";
-import { guarded } from "./postgres-errors.js";
-import { parseProfile, type ProfileStore } from "./profile-store.js";
+import type { UserProfile } from "../../domain/profile.js";
+import { guarded } from "./errors.js";
+import { parseProfile } from "../profile-store.js";
+import { type ProfileStore } from "../ports.js";
 
 /**
  * Cross-thread user memory in frontdesk's own table, on the main pool: one JSON profile per

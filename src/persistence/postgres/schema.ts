@@ -1,6 +1,6 @@
 import type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
-import { advisoryKey, createGuardedClient, describeDatabase, type PostgresConnectionOptions } from "./postgres-connection.js";
+import { advisoryKey, createGuardedClient, describeDatabase, type PostgresConnectionOptions } from "./connection.js";
 
 /**
  * The schema frontdesk needs: the LangGraph checkpointer's tables and frontdesk's own (thread

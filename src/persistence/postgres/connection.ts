@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
-import type { Logger } from "../domain/logger.js";
+import type { Logger } from "../../domain/logger.js";
 
 /** How frontdesk connects to PostgreSQL: one set of options for its pools and dedicated clients. */
 export interface PostgresConnectionOptions {

@@ -10,9 +10,9 @@ import {
   progressToWire,
   threadToWire,
   turnResultToWire,
-} from "../../src/server/mapping.js";
+} from "../../src/wire/index.js";
 import { createAsyncQueue } from "../../src/server/queue.js";
-import { answerResult, clarifyResult, escalateResult, escalation } from "./helpers.js";
+import { answerResult, clarifyResult, escalateResult, escalation } from "../server/helpers.js";
 
 describe("mapping", () => {
   test("every escalation reason has its own wire value and maps back", () => {

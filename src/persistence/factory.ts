@@ -1,0 +1,27 @@
+import type { Config } from "../config/config.js";
+import { ConfigError } from "../config/config.js";
+import { silentLogger, type Logger } from "../domain/logger.js";
+import { createMemoryPersistence } from "./memory.js";
+import type { Persistence } from "./ports.js";
+import { createPostgresPersistence } from "./postgres/index.js";
+import { createFilePersistence } from "./sqlite/index.js";
+
+/** The persistence configuration asks for. Only the composition root imports this (it loads pg and better-sqlite3). */
+export async function createPersistence(config: Config, logger: Logger = silentLogger): Promise<Persistence> {
+  const kind = config.persistence.checkpointer;
+  switch (kind) {
+    case "memory":
+      return createMemoryPersistence(config.watch);
+    case "file":
+      return createFilePersistence(config.persistence.dataDir, config.watch);
+    case "postgres": {
+      const databaseUrl = config.persistence.databaseUrl;
+      if (databaseUrl === null) throw new ConfigError("FRONTDESK_CHECKPOINTER=postgres needs DATABASE_URL");
+      return createPostgresPersistence({ databaseUrl, settings: config.persistence.postgres, watch: config.watch, logger });
+    }
+    default: {
+      const unreachable: never = kind;
+      throw new ConfigError(`unknown checkpointer ${String(unreachable)}`);
+    }
+  }
+}
