@@ -16,7 +16,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
-import { createApp } from "../src/app.js";
+import { createApp } from "../src/app/index.js";
 import { loadConfig, PACKAGE_ROOT } from "../src/config/config.js";
 import { startFakeGemini, type FakeGemini } from "../test/support/fake-gemini.js";
 import { quotingResponder } from "../test/support/gemini-responder.js";

@@ -17,7 +17,7 @@ import { pino } from "pino";
 import { AgentService } from "../gen/frontdesk/v1/agent_service_pb.js";
 import { TurnRequestSchema } from "../gen/frontdesk/v1/turn_pb.js";
 import { Health } from "../gen/grpc/health/v1/health_pb.js";
-import { createApp, type App } from "../src/app.js";
+import { createApp, type App } from "../src/app/index.js";
 import { loadConfig } from "../src/config/config.js";
 import { buildServer } from "../src/server/server.js";
 import { ms, summarize, table, type Summary } from "./stats.js";

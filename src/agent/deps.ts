@@ -1,4 +1,4 @@
-import type { Bundle } from "../config/bundle.js";
+import type { AgentBundle } from "./bundle.js";
 import type { Config } from "../config/config.js";
 import type { Logger } from "../domain/logger.js";
 import type { ModelProvider } from "../models/provider.js";
@@ -36,7 +36,7 @@ export interface AgentDeps {
   retriever: Retriever;
   profiles: ProfileStore;
   policy: Policy;
-  bundle: Bundle;
+  bundle: AgentBundle;
   settings: AgentSettings;
   /** Milliseconds since the epoch; injected so tests control time. */
   now: () => number;

@@ -1,5 +1,6 @@
-import type { Bundle, ChitchatKind, PhraseList, RestrictedCategory } from "../config/bundle.js";
-import { CHITCHAT_KINDS, RESTRICTED_CATEGORIES } from "../config/bundle.js";
+import type { ChitchatKind, PhraseList, RestrictedCategory } from "./bundle.js";
+import type { AgentBundle } from "./bundle.js";
+import { CHITCHAT_KINDS, RESTRICTED_CATEGORIES } from "./bundle.js";
 import { analyze } from "../text/analysis/index.js";
 import { foldForMatch } from "../text/normalize.js";
 import { compilePhrase, findPhrase, firstMatch, ruleWords, type CompiledPhrase } from "./phrases.js";
@@ -90,7 +91,7 @@ export function matchClarifyChoice(text: string, options: readonly ClarifyOption
   return { option, index };
 }
 
-export function createPolicy(bundle: Bundle): Policy {
+export function createPolicy(bundle: AgentBundle): Policy {
   const handoff = compileList(bundle.policy.handoffRequest);
   const restricted = RESTRICTED_CATEGORIES.map((category) => ({ category, phrases: compileList(bundle.policy.restrictedIntents[category]) }));
   const frustration = compileList(bundle.policy.frustration);

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { BUNDLE_FILES, BundleError, loadBundle, type Bundle } from "../config/bundle.js";
+import { BUNDLE_FILES, BundleError } from "../config/bundle.js";
+import { loadBundle, type Bundle } from "../app/bundle.js";
 import { resolveBundleDir } from "../config/config.js";
 import type { CommandIo } from "./chat.js";
 

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
-import { configuredTenants } from "../app.js";
-import { loadBundle } from "../config/bundle.js";
+import { configuredTenants } from "../app/index.js";
+import { loadBundle } from "../app/bundle.js";
 import { ConfigError, loadConfig, type Config } from "../config/config.js";
 import { silentLogger } from "../domain/logger.js";
 import { openLocalDatabase } from "../persistence/sqlite/database.js";

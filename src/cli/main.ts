@@ -30,7 +30,7 @@ function defaultIo(): CommandIo {
  * never pay for loading the agent, the models and the corpus.
  */
 async function loadCreateApp(): Promise<CreateAppFn> {
-  const { createApp } = await import("../app.js");
+  const { createApp } = await import("../app/index.js");
   return createApp;
 }
 

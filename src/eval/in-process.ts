@@ -3,7 +3,7 @@ import type { AgentStateValue } from "../agent/state.js";
 import { threadKey } from "../service/turns.js";
 import type { TurnResult } from "../domain/turn.js";
 import type { TurnAttempt } from "../service/types.js";
-import { createApp, type AppOverrides } from "../app.js";
+import { createApp, type AppOverrides } from "../app/index.js";
 import type { Config } from "../config/config.js";
 import type { Logger } from "../domain/logger.js";
 import { createMemoryPersistence } from "../persistence/memory.js";

@@ -1,4 +1,4 @@
-import type { Bundle } from "../config/bundle.js";
+import type { ModelBundle } from "./bundle.js";
 import type { Config } from "../config/config.js";
 import { ConfigError } from "../config/config.js";
 import { createGeminiModelProvider } from "./gemini/index.js";
@@ -10,7 +10,7 @@ export type { ModelCallOptions, ModelProvider, ModelResponse, TokenUsage } from 
 export * from "./roles.js";
 
 /** Chooses the model provider from configuration; Gemini takes its prompts and model profiles from the bundle. */
-export function createModelProvider(config: Config, bundle: Bundle): ModelProvider {
+export function createModelProvider(config: Config, bundle: ModelBundle): ModelProvider {
   const kind = config.models.provider;
   switch (kind) {
     case "offline":

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadBundle } from "../../src/config/bundle.js";
+import { loadBundle } from "../../src/app/bundle.js";
 import { PACKAGE_ROOT } from "../../src/config/config.js";
 import { compilePhrase, findPhrase, ruleWords } from "../../src/agent/phrases.js";
 import { createPolicy, matchClarifyChoice, type Gate } from "../../src/agent/policy.js";

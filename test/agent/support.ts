@@ -1,5 +1,5 @@
 import path from "node:path";
-import { loadBundle } from "../../src/config/bundle.js";
+import { loadBundle } from "../../src/app/bundle.js";
 import { PACKAGE_ROOT } from "../../src/config/config.js";
 import { silentLogger } from "../../src/domain/logger.js";
 import type { AgentDeps, AgentSettings } from "../../src/agent/deps.js";

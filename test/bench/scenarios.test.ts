@@ -2,7 +2,7 @@ import path from "node:path";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { distribution, loadScenarios, parseScenarios, quantile, runScenarios, type TurnRecord } from "../../bench/scenarios.js";
-import { createApp } from "../../src/app.js";
+import { createApp } from "../../src/app/index.js";
 import { loadConfig, PACKAGE_ROOT } from "../../src/config/config.js";
 
 const record = (modelCalls: number, patch: Partial<TurnRecord> = {}): TurnRecord => ({

@@ -4,7 +4,7 @@ import path from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createApp } from "../../src/app.js";
+import { createApp } from "../../src/app/index.js";
 import type { CommandIo } from "../../src/cli/chat.js";
 import { INGEST_HELP } from "../../src/cli/ingest.js";
 import { main } from "../../src/cli/main.js";

@@ -3,7 +3,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { pino } from "pino";
 import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import { DocumentService } from "../../gen/frontdesk/v1/document_service_pb.js";
-import { createApp, type App, type AppOverrides } from "../../src/app.js";
+import { createApp, type App, type AppOverrides } from "../../src/app/index.js";
 import { loadConfig } from "../../src/config/config.js";
 import { buildServer, type FrontdeskServer } from "../../src/server/server.js";
 

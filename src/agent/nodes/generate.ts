@@ -1,5 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { renderCopy, type CopyKey } from "../../config/bundle.js";
+import { renderCopy, type CopyKey } from "../bundle.js";
 import { evidenceFromHits } from "../evidence.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";

@@ -1,7 +1,8 @@
 import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
 import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
-import type { Bundle, ModelProfile } from "../../config/bundle.js";
+import type { ModelProfile } from "../bundle.js";
+import type { ModelBundle } from "../bundle.js";
 import { ModelError } from "../errors.js";
 import type { ModelCallOptions, ModelProvider, ModelResponse, TokenUsage } from "../provider.js";
 import { ROLES, ROLE_SCHEMAS, type Role, type RoleIO } from "../roles.js";
@@ -22,7 +23,7 @@ export interface GeminiModelProviderOptions {
   /** One call's time limit in ms (FRONTDESK_MODEL_TIMEOUT_MS); default 15000. */
   timeoutMs?: number;
   /** The prompts, the model profile of each role and the insurer's name, from the config bundle. */
-  bundle: Pick<Bundle, "prompts" | "models" | "insurerName">;
+  bundle: Pick<ModelBundle, "prompts" | "models" | "insurerName">;
 }
 
 type StructuredReply = { raw: BaseMessage; parsed: unknown };

@@ -1,4 +1,4 @@
-import { renderPrompt, type Bundle } from "../../config/bundle.js";
+import { renderPrompt, type ModelBundle } from "../bundle.js";
 import type { HistoryLine } from "../../domain/conversation.js";
 import type { UserProfile } from "../../domain/profile.js";
 import type { Language } from "../../text/language.js";
@@ -17,7 +17,7 @@ export interface RolePrompt {
   user: string;
 }
 
-export type PromptSource = Pick<Bundle, "prompts" | "insurerName">;
+export type PromptSource = Pick<ModelBundle, "prompts" | "insurerName">;
 
 const LANGUAGE_NAMES: Record<Language, string> = { fa: "Persian (فارسی)", en: "English" };
 

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadBundle, type Bundle } from "../../../src/config/bundle.js";
+import { loadBundle, type Bundle } from "../../../src/app/bundle.js";
 import { PACKAGE_ROOT } from "../../../src/config/config.js";
 import { ModelError } from "../../../src/models/errors.js";
 import { createGeminiModelProvider } from "../../../src/models/gemini/index.js";

@@ -1,19 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { loadBundle } from "./config/bundle.js";
-import type { Config } from "./config/config.js";
-import type { Logger } from "./domain/logger.js";
-import { settingsFromConfig, type AgentDeps } from "./agent/deps.js";
-import { compileGraph } from "./agent/graph.js";
-import { createPolicy } from "./agent/policy.js";
-import { createTurnService } from "./service/turns.js";
-import type { TurnService } from "./service/types.js";
-import { createModelProvider, type ModelProvider } from "./models/index.js";
-import { type Persistence } from "./persistence/index.js";
-import { createPersistence } from "./persistence/factory.js";
-import { openLocalDatabase } from "./persistence/sqlite/database.js";
-import { createRetrievalBackend } from "./retrieval/backend.js";
-import type { DocumentIndex, DocumentRules } from "./retrieval/index.js";
-import type { Chunk } from "./retrieval/types.js";
+import { loadBundle } from "./bundle.js";
+import type { Config } from "../config/config.js";
+import type { Logger } from "../domain/logger.js";
+import { settingsFromConfig, type AgentDeps } from "../agent/deps.js";
+import { compileGraph } from "../agent/graph.js";
+import { createPolicy } from "../agent/policy.js";
+import { createTurnService } from "../service/turns.js";
+import type { TurnService } from "../service/types.js";
+import { createModelProvider, type ModelProvider } from "../models/index.js";
+import { type Persistence } from "../persistence/index.js";
+import { createPersistence } from "../persistence/factory.js";
+import { openLocalDatabase } from "../persistence/sqlite/database.js";
+import { createRetrievalBackend } from "../retrieval/backend.js";
+import type { DocumentIndex, DocumentRules } from "../retrieval/index.js";
+import type { Chunk } from "../retrieval/types.js";
 
 /** The running service's parts, wired once from configuration (the composition root). */
 export interface App {

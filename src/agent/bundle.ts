@@ -1,0 +1,128 @@
+import { z } from "zod";
+import type { BundleIdentity } from "../config/bundle.js";
+import type { Language } from "../text/language.js";
+
+/**
+ * The agent's slice of the config bundle: what it says (copy.json) and which phrases trigger
+ * which rule (policy.json). The agent declares the keys and categories its code reads, validates
+ * the files against them, and renders copy at request time.
+ */
+
+/** Copy keys the code reads, each with the placeholders the code passes. */
+export const COPY_KEYS = {
+  "escalation.user_requested": ["insurer"],
+  "escalation.insufficient_retrieval": ["insurer"],
+  "escalation.ungrounded": ["insurer"],
+  "escalation.low_confidence": ["insurer"],
+  "escalation.restricted_intent": ["insurer"],
+  "escalation.budget_exhausted": ["insurer"],
+  "escalation.clarify_not_converging": ["insurer"],
+  "escalation.frustration": ["insurer"],
+  "escalation.account_specific": ["insurer"],
+  "escalation.dependency_failure": ["insurer"],
+  "clarify.question": ["insurer"],
+  "clarify.question_again": ["insurer"],
+  "chitchat.greeting": ["insurer"],
+  "chitchat.thanks": ["insurer"],
+  "chitchat.goodbye": ["insurer"],
+  "chitchat.smalltalk": ["insurer"],
+  "out_of_scope.reply": ["insurer"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type CopyKey = keyof typeof COPY_KEYS;
+
+export const RESTRICTED_CATEGORIES = ["claim_dispute", "complaint", "cancellation", "payout", "legal"] as const;
+export type RestrictedCategory = (typeof RESTRICTED_CATEGORIES)[number];
+
+export const CHITCHAT_KINDS = ["greeting", "thanks", "goodbye", "smalltalk"] as const;
+export type ChitchatKind = (typeof CHITCHAT_KINDS)[number];
+
+type PerLanguage<T> = Record<Language, T>;
+export type PhraseList = PerLanguage<string[]>;
+
+export interface PolicyLists {
+  handoffRequest: PhraseList;
+  restrictedIntents: Record<RestrictedCategory, PhraseList>;
+  frustration: PhraseList;
+  chitchat: Record<ChitchatKind | "filler", PhraseList>;
+  account: PhraseList;
+}
+
+/** What the agent reads of the bundle. */
+export interface AgentBundle extends BundleIdentity {
+  copy: Record<CopyKey, PerLanguage<string>>;
+  policy: PolicyLists;
+}
+
+const phrases = z.array(z.string().trim().min(1));
+const phraseList = z.object({ fa: phrases, en: phrases }).strict();
+
+const PolicyFileSchema = z
+  .object({
+    $comment: z.string().optional(),
+    handoffRequest: phraseList,
+    restrictedIntents: z.object(Object.fromEntries(RESTRICTED_CATEGORIES.map((c) => [c, phraseList])) as Record<RestrictedCategory, typeof phraseList>).strict(),
+    frustration: phraseList,
+    chitchat: z
+      .object(Object.fromEntries([...CHITCHAT_KINDS, "filler"].map((c) => [c, phraseList])) as Record<ChitchatKind | "filler", typeof phraseList>)
+      .strict(),
+    account: phraseList,
+  })
+  .strict();
+
+const CopyFileSchema = z.record(z.string(), z.record(z.string(), z.string()));
+
+/** Checks copy against the keys and placeholders the code declares, for every language. */
+export function validateCopy(copy: Record<string, Record<string, string>>, languages: readonly Language[]): string[] {
+  const problems: string[] = [];
+  for (const [key, placeholders] of Object.entries(COPY_KEYS)) {
+    const entry = copy[key];
+    if (entry === undefined) {
+      problems.push(`copy.json: missing key "${key}"`);
+      continue;
+    }
+    for (const language of languages) {
+      const text = entry[language];
+      if (text === undefined || text.trim() === "") {
+        problems.push(`copy.json: "${key}" has no text for language "${language}"`);
+        continue;
+      }
+      for (const match of text.matchAll(/\{([^{}]*)\}/gu)) {
+        const name = match[1] ?? "";
+        if (!(placeholders as readonly string[]).includes(name)) {
+          problems.push(`copy.json: "${key}" (${language}) uses placeholder {${name}} that the code does not pass (allowed: ${placeholders.map((p) => `{${p}}`).join(", ") || "none"})`);
+        }
+      }
+    }
+    for (const language of Object.keys(entry)) {
+      if (!(languages as readonly string[]).includes(language)) problems.push(`copy.json: "${key}" has text for undeclared language "${language}"`);
+    }
+  }
+  for (const key of Object.keys(copy)) {
+    if (!(key in COPY_KEYS)) problems.push(`copy.json: unknown key "${key}"`);
+  }
+  return problems;
+}
+
+/** Validates copy.json and policy.json (raw JSON, undefined when unreadable); problems are prefixed by file. */
+export function parseAgentBundle(
+  raw: { copy: unknown; policy: unknown },
+  languages: readonly Language[],
+  zodProblems: (file: string, error: z.ZodError) => string[],
+): { problems: string[]; parseProblems: string[]; slice: Pick<AgentBundle, "copy" | "policy"> | null } {
+  const parseProblems: string[] = [];
+  const copy = raw.copy === undefined ? undefined : CopyFileSchema.safeParse(raw.copy);
+  if (copy && !copy.success) parseProblems.push(...zodProblems("copy.json", copy.error));
+  const policy = raw.policy === undefined ? undefined : PolicyFileSchema.safeParse(raw.policy);
+  if (policy && !policy.success) parseProblems.push(...zodProblems("policy.json", policy.error));
+  const problems = copy?.success ? validateCopy(copy.data, languages) : [];
+  if (!copy?.success || !policy?.success) return { problems, parseProblems, slice: null };
+  const { $comment: _comment, ...policyLists } = policy.data;
+  return { problems, parseProblems, slice: { copy: copy.data as AgentBundle["copy"], policy: policyLists } };
+}
+
+/** Renders a copy template with the values the code passes. */
+export function renderCopy(bundle: Pick<AgentBundle, "copy" | "insurerName">, key: CopyKey, language: Language): string {
+  const template = bundle.copy[key][language];
+  return template.replace(/\{insurer\}/gu, bundle.insurerName[language]);
+}
