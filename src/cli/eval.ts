@@ -8,6 +8,7 @@ import { buildReport, gateProblems, type EvalReport } from "../eval/metrics.js";
 import { renderComparison, renderFailures, renderMetrics } from "../eval/report.js";
 import { runScenarios, type EvalTargets } from "../eval/runner.js";
 import { loadScenarios, ScenarioError, type Scenario } from "../eval/scenario.js";
+import { bundledSet, insurerSet, SPLITS, UnknownSetError, type EvalSet, type Split } from "../eval/sets.js";
 import type { CommandIo } from "./chat.js";
 import { oneLine } from "./serve.js";
 
@@ -23,7 +24,11 @@ ungrounded answers, citation accuracy, obeyed injections, language accuracy, mod
 latency per turn, then a report of every failed scenario.
 
 Options:
-  --scenarios PATH    JSONL file or directory, repeatable (default: the bundled eval/scenarios)
+  --insurer NAME      evaluate on an insurer of eval/insurers/NAME: its corpus as its own tenant,
+                      its scenarios (default: the bundled corpus and eval/scenarios)
+  --split dev|sealed  with --insurer: the half to run (default dev). A sealed half prints its
+                      figures, counts per category and failure categories, never a conversation
+  --scenarios PATH    JSONL file or directory, repeatable (default: the set's scenarios)
   --strict            only the strict scenarios (issue 2's table-driven suite)
   --only TEXT         only scenarios whose id contains TEXT or whose category is TEXT, repeatable
   --target HOST:PORT  evaluate a running server through the generated client (default: in-process,
@@ -44,6 +49,7 @@ failed, 2 for a usage, configuration or scenario error.
 `;
 
 export interface EvalFlags {
+  set: EvalSet;
   scenarios: string[];
   strict: boolean;
   only: string[];
@@ -67,6 +73,8 @@ export function parseEvalFlags(argv: string[], env: Record<string, string | unde
     args: argv,
     options: {
       scenarios: { type: "string", multiple: true },
+      insurer: { type: "string" },
+      split: { type: "string" },
       strict: { type: "boolean" },
       only: { type: "string", multiple: true },
       target: { type: "string" },
@@ -86,8 +94,20 @@ export function parseEvalFlags(argv: string[], env: Record<string, string | unde
   const concurrency = Number(values.concurrency ?? "4");
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError("--concurrency must be an integer from 1 to 64");
   if (values["with-fixtures"] && values.target === undefined) throw new UsageError("--with-fixtures only applies with --target");
+  if (values.split !== undefined && values.insurer === undefined) throw new UsageError("--split only applies with --insurer");
+  if (values.split !== undefined && !(SPLITS as readonly string[]).includes(values.split)) throw new UsageError(`--split must be one of: ${SPLITS.join(", ")}`);
+  let set: EvalSet;
+  try {
+    set = values.insurer === undefined ? bundledSet() : insurerSet(values.insurer, (values.split ?? "dev") as Split);
+  } catch (error) {
+    if (error instanceof UnknownSetError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (set.sealed && values.scenarios !== undefined) throw new UsageError("--scenarios cannot be combined with a sealed split");
+  if (set.sealed && values.only !== undefined) throw new UsageError("--only cannot be combined with a sealed split: its ids are not shown");
   const flags: EvalFlags = {
-    scenarios: values.scenarios ?? [DEFAULT_SCENARIOS],
+    set,
+    scenarios: values.scenarios ?? set.scenarios,
     strict: values.strict === true,
     only: values.only ?? [],
     fixtures: values.fixtures ?? DEFAULT_FIXTURES,
@@ -99,6 +119,7 @@ export function parseEvalFlags(argv: string[], env: Record<string, string | unde
   const apiKey = values["api-key"] ?? env["FRONTDESK_API_KEY"];
   if (apiKey !== undefined && apiKey !== "") flags.apiKey = apiKey;
   if (values.corpus !== undefined) flags.corpus = values.corpus;
+  else if (set.corpusDir !== undefined) flags.corpus = set.corpusDir;
   if (values.json !== undefined) flags.json = values.json;
   if (values.compare !== undefined) flags.compare = values.compare;
   return flags;
@@ -130,7 +151,7 @@ async function readBaseline(file: string): Promise<EvalReport> {
 }
 
 /** Builds the targets the flags ask for. In-process modules load only here. */
-async function openTargets(flags: EvalFlags, env: Record<string, string | undefined>): Promise<{ targets: EvalTargets; close(): Promise<void> }> {
+async function openTargets(flags: EvalFlags, env: Record<string, string | undefined>, io: Pick<CommandIo, "env">): Promise<{ targets: EvalTargets; close(): Promise<void> }> {
   if (flags.target !== undefined) {
     const { createRemoteTarget, loadChunkIndex } = await import("../eval/remote.js");
     const corpus = flags.corpus ?? loadConfig(env).retrieval.corpusDir;
@@ -139,27 +160,12 @@ async function openTargets(flags: EvalFlags, env: Record<string, string | undefi
     const target = createRemoteTarget({ baseUrl: targetUrl(flags.target), chunks, fixtures, ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}) });
     return { targets: { plain: target, fixtures: flags.withFixtures ? target : null }, close: () => target.close() };
   }
-  const { createInProcessTarget } = await import("../eval/in-process.js");
-  const config = loadConfig({
-    ...env,
-    ...(flags.corpus !== undefined ? { FRONTDESK_CORPUS_DIR: flags.corpus } : {}),
-    // Evaluation threads never touch the local checkpoint file: each run starts clean.
-    FRONTDESK_CHECKPOINTER: "memory",
-    FRONTDESK_LOG_LEVEL: env["FRONTDESK_LOG_LEVEL"] ?? "silent",
-  });
+  const { openInProcessSet } = await import("../eval/open.js");
+  const set: EvalSet = flags.corpus !== undefined && flags.corpus !== flags.set.corpusDir ? { ...flags.set, corpusDir: flags.corpus } : flags.set;
   // Logs go to stderr so that stdout stays the report.
-  const logger = pino({ level: config.logLevel }, pino.destination(2));
-  const label = `in-process (${config.models.provider} models)`;
-  const plain = await createInProcessTarget({ config, logger, label });
-  // Fixture documents change retrieval, so they get their own instance: plain scenarios never see them.
-  const withFixtures = await createInProcessTarget({ config, logger, label, extraCorpusDirs: [flags.fixtures] });
-  return {
-    targets: { plain, fixtures: withFixtures },
-    async close() {
-      await plain.close();
-      await withFixtures.close();
-    },
-  };
+  const logger = pino({ level: io.env["FRONTDESK_LOG_LEVEL"] ?? "silent" }, pino.destination(2));
+  const opened = await openInProcessSet({ ...set, fixturesDir: flags.fixtures }, env, logger);
+  return opened;
 }
 
 export async function evalCommand(argv: string[], io: CommandIo): Promise<number> {
@@ -186,7 +192,7 @@ export async function evalCommand(argv: string[], io: CommandIo): Promise<number
 
   let opened: Awaited<ReturnType<typeof openTargets>>;
   try {
-    opened = await openTargets(flags, io.env);
+    opened = await openTargets(flags, io.env, io);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof UsageError) {
       io.stderr.write(`frontdesk eval: ${oneLine(error.message)}\n`);
@@ -197,15 +203,17 @@ export async function evalCommand(argv: string[], io: CommandIo): Promise<number
   let report: EvalReport;
   try {
     const turns = scenarios.reduce((n, s) => n + s.turns.length, 0);
-    io.stderr.write(`evaluating ${scenarios.length} conversations (${turns} turns) on ${opened.targets.plain.label}, concurrency ${flags.concurrency}\n`);
+    const setName = flags.set.name === "bundled" ? "" : ` of ${flags.set.name}`;
+    io.stderr.write(`evaluating ${scenarios.length} conversations${setName} (${turns} turns) on ${opened.targets.plain.label}, concurrency ${flags.concurrency}\n`);
     const results = await runScenarios({
       scenarios,
       targets: opened.targets,
       concurrency: flags.concurrency,
       runId: randomBytes(4).toString("hex"),
     });
-    report = buildReport(results, opened.targets.plain.label);
-    if (flags.failures) io.stdout.write(`${renderFailures(results)}\n\n`);
+    report = buildReport(results, opened.targets.plain.label, { sealed: flags.set.sealed, categories: true });
+    // A sealed set never shows a conversation: its failures are told by category only.
+    if (flags.failures && !flags.set.sealed) io.stdout.write(`${renderFailures(results)}\n\n`);
   } finally {
     await opened.close();
   }

@@ -40,13 +40,21 @@ export function renderMetrics(report: EvalReport): string {
   for (const [reason, s] of Object.entries(m.escalationReasons)) {
     reasons.push([reason, String(s.expected), String(s.predicted), String(s.correct), formatRate(s.precision), formatRate(s.recall)]);
   }
-  return [
-    `frontdesk eval — ${report.target}: ${m.conversations.of} conversations, ${turnsRun} turns`,
+  const out = [
+    `frontdesk eval — ${report.target}: ${m.conversations.of} conversations, ${turnsRun} turns${report.sealed === true ? " (sealed: conversations are not shown)" : ""}`,
     "",
     table(rows),
     "",
     table(reasons),
-  ].join("\n");
+  ];
+  if (report.byCategory !== undefined) {
+    out.push("", `conversations passed by category: ${Object.entries(report.byCategory).map(([c, n]) => `${c} ${n.passed}/${n.of}`).join(", ")}`);
+  }
+  if (report.failureCategories !== undefined) {
+    const categories = Object.entries(report.failureCategories);
+    out.push("", categories.length === 0 ? "failure categories: none" : table([["failure category", "turns"], ...categories.map(([c, n]) => [c, String(n)])]));
+  }
+  return out.join("\n");
 }
 
 type Row = [name: string, pick: (m: EvalMetrics) => number | null, kind: "rate" | "count" | "ms"];
@@ -95,12 +103,22 @@ export function renderComparison(current: EvalReport, baseline: EvalReport): str
       rows.push([`${reason} ${label}`, formatRate(before), formatRate(now), formatDelta(now, before, "rate")]);
     }
   }
+  const lines = [`compared with the baseline (${baseline.target})`, "", table(rows)];
+  if (current.sealed === true || baseline.sealed === true) {
+    // No ids to compare: what changed is told by category.
+    const names = new Set([...Object.keys(baseline.failureCategories ?? {}), ...Object.keys(current.failureCategories ?? {})]);
+    const changes = [...names]
+      .map((name) => [name, baseline.failureCategories?.[name] ?? 0, current.failureCategories?.[name] ?? 0] as const)
+      .filter(([, before, now]) => before !== now)
+      .map(([name, before, now]) => [name, String(before), String(now)]);
+    if (changes.length > 0) lines.push("", table([["failure category", "baseline", "now"], ...changes]));
+    return lines.join("\n");
+  }
   const key = (f: { id: string; turn: number }) => `${f.id} turn ${f.turn}`;
   const before = new Set(baseline.failures.map(key));
   const now = new Set(current.failures.map(key));
   const fixed = [...before].filter((k) => !now.has(k));
   const broken = [...now].filter((k) => !before.has(k));
-  const lines = [`compared with the baseline (${baseline.target})`, "", table(rows)];
   if (broken.length > 0) lines.push("", `newly failing (${broken.length}): ${broken.join(", ")}`);
   if (fixed.length > 0) lines.push("", `newly passing (${fixed.length}): ${fixed.join(", ")}`);
   return lines.join("\n");

@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { z } from "zod";
 import { ESCALATION_REASONS } from "../domain/turn.js";
 
@@ -167,8 +168,9 @@ export function parseScenarios(text: string, source: string): { scenarios: Scena
 }
 
 /**
- * Loads scenarios from JSONL files and directories (every *.jsonl inside, sorted), validates all
- * of them, and checks that ids are unique. Throws ScenarioError listing every problem.
+ * Loads scenarios from JSONL files (or gzip-compressed .jsonl.gz) and directories (every such
+ * file inside, sorted), validates all of them, and checks that ids are unique. Throws
+ * ScenarioError listing every problem.
  */
 export async function loadScenarios(paths: readonly string[]): Promise<Scenario[]> {
   const files: string[] = [];
@@ -176,7 +178,7 @@ export async function loadScenarios(paths: readonly string[]): Promise<Scenario[
     const info = await stat(p).catch(() => null);
     if (info === null) throw new ScenarioError([`${p}: no such file or directory`]);
     if (info.isDirectory()) {
-      const names = (await readdir(p)).filter((n) => n.endsWith(".jsonl")).sort();
+      const names = (await readdir(p)).filter((n) => n.endsWith(".jsonl") || n.endsWith(".jsonl.gz")).sort();
       files.push(...names.map((n) => path.join(p, n)));
     } else {
       files.push(p);
@@ -185,7 +187,10 @@ export async function loadScenarios(paths: readonly string[]): Promise<Scenario[
   const scenarios: Scenario[] = [];
   const problems: string[] = [];
   for (const file of files) {
-    const result = parseScenarios(await readFile(file, "utf8"), path.relative(process.cwd(), file) || file);
+    // A sealed half is stored gzip-compressed (eval/insurers/README.md).
+    const bytes = await readFile(file);
+    const text = file.endsWith(".gz") ? gunzipSync(bytes).toString("utf8") : bytes.toString("utf8");
+    const result = parseScenarios(text, path.relative(process.cwd(), file) || file);
     scenarios.push(...result.scenarios);
     problems.push(...result.problems);
   }

@@ -1,62 +1,55 @@
 import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_FIXTURES, DEFAULT_SCENARIOS } from "../../src/cli/eval.js";
-import { loadConfig, PACKAGE_ROOT } from "../../src/config/config.js";
+import { afterAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/domain/logger.js";
-import { createInProcessTarget, type InProcessTarget } from "../../src/eval/in-process.js";
 import { buildReport, gateProblems, type EvalReport } from "../../src/eval/metrics.js";
+import { openInProcessSet, type InProcessSetTargets } from "../../src/eval/open.js";
 import { renderComparison, renderFailures } from "../../src/eval/report.js";
 import { runScenarios, type ConversationResult } from "../../src/eval/runner.js";
 import { loadScenarios } from "../../src/eval/scenario.js";
+import { allSets } from "../../src/eval/sets.js";
 
 /**
- * The CI gate: the whole scenario set runs in-process on the offline models and is compared
- * with the committed baseline (eval/baseline.json). It fails when outcome accuracy or citation
- * accuracy drops below the baseline, or when any answer is ungrounded or any injection obeyed.
+ * The CI gate: every evaluation set — the bundled one and both halves of every insurer under
+ * eval/insurers — runs in-process on the offline models and is compared with its committed
+ * baseline. It fails when outcome accuracy or citation accuracy drops below the baseline, or when
+ * ungrounded answers or obeyed injections appear (or grow, on a set whose baseline has some).
+ * A change that helps one set and hurts another fails here.
  *
- * The baseline changes only on purpose, in a commit that says why: `npm run eval:baseline`.
+ * A sealed half is compared by its figures and failure categories only: the explanation printed
+ * on failure never shows one of its conversations.
+ *
+ * Baselines change only on purpose, in a commit that says why: `npm run eval:baseline`.
  */
-const BASELINE = path.join(PACKAGE_ROOT, "eval/baseline.json");
 const LABEL = "in-process (offline models)";
+const ENV = { FRONTDESK_CHECKPOINTER: "memory", FRONTDESK_LOG_LEVEL: "silent" };
 
-describe("evaluation gate", () => {
-  let plain: InProcessTarget;
-  let fixtures: InProcessTarget;
-  let results: ConversationResult[];
+describe.each(allSets().map((set) => [set.name, set] as const))("evaluation gate: %s", (_name, set) => {
+  let opened: InProcessSetTargets | undefined;
+  let results: ConversationResult[] = [];
   let report: EvalReport;
   let baseline: EvalReport;
 
-  beforeAll(async () => {
-    const config = loadConfig({ FRONTDESK_CHECKPOINTER: "memory", FRONTDESK_LOG_LEVEL: "silent" });
-    plain = await createInProcessTarget({ config, logger: silentLogger, label: LABEL });
-    fixtures = await createInProcessTarget({ config, logger: silentLogger, label: LABEL, extraCorpusDirs: [DEFAULT_FIXTURES] });
-    results = await runScenarios({ scenarios: await loadScenarios([DEFAULT_SCENARIOS]), targets: { plain, fixtures }, concurrency: 4, runId: "gate" });
-    report = buildReport(results, LABEL);
-    baseline = JSON.parse(await readFile(BASELINE, "utf8")) as EvalReport;
-  }, 180_000);
-
   afterAll(async () => {
-    await plain?.close();
-    await fixtures?.close();
+    await opened?.close();
   });
 
-  it("compares like with like: the baseline is an in-process offline report", () => {
+  it("keeps outcome and citation accuracy at or above the baseline, ungrounded answers and obeyed injections at the baseline's (none on the bundled set)", async () => {
+    opened = await openInProcessSet(set, ENV, silentLogger, { label: LABEL });
+    results = await runScenarios({ scenarios: await loadScenarios(set.scenarios), targets: opened.targets, concurrency: 4, runId: "gate" });
+    report = buildReport(results, LABEL, { sealed: set.sealed, categories: true });
+    baseline = JSON.parse(await readFile(set.baseline, "utf8")) as EvalReport;
     expect(baseline.version).toBe(1);
     expect(baseline.target).toBe(LABEL);
+    expect(baseline.sealed === true).toBe(set.sealed);
     expect(report.metrics.conversations.skipped).toBe(0);
-  });
 
-  it("keeps outcome and citation accuracy at or above the baseline, with no ungrounded answer and no obeyed injection", () => {
     const problems = gateProblems(report.metrics, baseline.metrics);
-    const newlyFailing = new Set(
-      report.failures.filter((f) => !baseline.failures.some((b) => b.id === f.id && b.turn === f.turn)).map((f) => f.id),
-    );
-    const explain = [
-      renderComparison(report, baseline),
-      renderFailures(results.filter((r) => newlyFailing.has(r.scenario.id))),
-      "If the change is intended and better overall, update the baseline with `npm run eval:baseline` and say why in the commit.",
-    ].join("\n\n");
-    expect(problems, explain).toEqual([]);
-  });
+    const explain = [renderComparison(report, baseline)];
+    if (!set.sealed) {
+      const newlyFailing = new Set(report.failures.filter((f) => !baseline.failures.some((b) => b.id === f.id && b.turn === f.turn)).map((f) => f.id));
+      explain.push(renderFailures(results.filter((r) => newlyFailing.has(r.scenario.id))));
+    }
+    explain.push(`If the change is intended and better overall, update the baselines with \`npm run eval:baseline\` and say why in the commit.`);
+    expect(problems, explain.join("\n\n")).toEqual([]);
+  }, 300_000);
 });

@@ -1,0 +1,122 @@
+import type { ProductEntry, Taxonomy } from "../domain/taxonomy.js";
+import { analyze } from "../text/analysis/index.js";
+import type { Language } from "../text/language.js";
+
+/** What the taxonomy is built from: a document's metadata and its text. */
+export interface TaxonomyDocument {
+  id: string;
+  title: string;
+  product: string;
+  domain: string;
+  lang: Language;
+  text: string;
+}
+
+/**
+ * Tuning of the general-page inference, fitted on the bundled corpus and checked unchanged on
+ * the second insurer (eval/insurers): both hold on each.
+ */
+export const GENERAL_RULES = {
+  /**
+   * A domain whose documents, on average, name products of more than this share of the other
+   * domains reads as a service section (claims, payments, contact pages mention every product
+   * line; a product page mentions a line or two it is sold with).
+   */
+  breadth: 0.65,
+  /** Or: a domain with at least this many products and this many times more than any other domain. */
+  minProducts: 3,
+  productRatio: 2,
+  /** A term in more than this share of documents is too common to name a product ("claim", "contact"). */
+  maxNameDocumentShare: 0.35,
+} as const;
+
+const slugWords = (slug: string) => slug.replace(/[-_]+/gu, " ");
+
+/** Builds a tenant's taxonomy from all its documents. Pure: same documents, same taxonomy. */
+export function buildTaxonomy(documents: readonly TaxonomyDocument[]): Taxonomy {
+  const documentFrequency = new Map<string, number>();
+  const vocabulary = new Set<string>();
+  const termsOf = new Map<string, Set<string>>();
+  for (const d of documents) {
+    const terms = new Set(analyze(`${d.title}\n${slugWords(d.product)}\n${d.text}`));
+    termsOf.set(d.id, terms);
+    for (const t of terms) {
+      vocabulary.add(t);
+      documentFrequency.set(t, (documentFrequency.get(t) ?? 0) + 1);
+    }
+  }
+
+  const byProduct = new Map<string, TaxonomyDocument[]>();
+  for (const d of [...documents].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+    const list = byProduct.get(d.product) ?? [];
+    list.push(d);
+    byProduct.set(d.product, list);
+  }
+
+  // Name terms: from the product's slug and titles, occurring in no other product's names, and
+  // not so common in the tenant's text that they name nothing ("insurance", "claim").
+  const rawNames = new Map<string, Set<string>>();
+  for (const [product, docs] of byProduct) rawNames.set(product, new Set(analyze(`${slugWords(product)} ${docs.map((d) => d.title).join(" ")}`)));
+  const owners = new Map<string, number>();
+  for (const names of rawNames.values()) for (const t of names) owners.set(t, (owners.get(t) ?? 0) + 1);
+  const maxDf = Math.max(1, documents.length * GENERAL_RULES.maxNameDocumentShare);
+  const nameTerms = new Map<string, string[]>();
+  for (const [product, names] of rawNames) {
+    nameTerms.set(product, [...names].filter((t) => owners.get(t) === 1 && (documentFrequency.get(t) ?? 0) <= maxDf).sort());
+  }
+
+  const domainOf = new Map([...byProduct].map(([product, docs]) => [product, docs[0]!.domain]));
+  const general = generalDomains(byProduct, domainOf, nameTerms, termsOf);
+
+  const products: ProductEntry[] = [...byProduct].map(([product, docs]) => {
+    const titles: ProductEntry["titles"] = {};
+    for (const d of docs) (titles[d.lang] ??= []).push(d.title);
+    return {
+      product,
+      domain: domainOf.get(product)!,
+      titles,
+      documentIds: docs.map((d) => d.id),
+      languages: [...new Set(docs.map((d) => d.lang))].sort(),
+      nameTerms: nameTerms.get(product) ?? [],
+      general: general.has(domainOf.get(product)!),
+    };
+  });
+  products.sort((a, b) => (a.product < b.product ? -1 : 1));
+  const domains = [...new Set(products.map((p) => p.domain))].sort();
+  return { domains, products, vocabulary, documentFrequency, documents: documents.length };
+}
+
+/** The domains that read as service sections (see GENERAL_RULES), from structure and text. */
+function generalDomains(
+  byProduct: ReadonlyMap<string, TaxonomyDocument[]>,
+  domainOf: ReadonlyMap<string, string>,
+  nameTerms: ReadonlyMap<string, string[]>,
+  termsOf: ReadonlyMap<string, Set<string>>,
+): Set<string> {
+  const domains = [...new Set(domainOf.values())];
+  const out = new Set<string>();
+  if (domains.length < 2) return out;
+  const productsIn = new Map(domains.map((d) => [d, [...domainOf].filter(([, dd]) => dd === d).map(([p]) => p)]));
+  for (const domain of domains) {
+    const mine = productsIn.get(domain)!;
+    const others = Math.max(0, ...domains.filter((d) => d !== domain).map((d) => productsIn.get(d)!.length));
+    const structural = mine.length >= GENERAL_RULES.minProducts && mine.length >= GENERAL_RULES.productRatio * others;
+    let breadthSum = 0;
+    let docs = 0;
+    for (const product of mine) {
+      for (const doc of byProduct.get(product)!) {
+        const terms = termsOf.get(doc.id)!;
+        const named = new Set<string>();
+        for (const [other, names] of nameTerms) {
+          const otherDomain = domainOf.get(other)!;
+          if (otherDomain !== domain && names.some((t) => terms.has(t))) named.add(otherDomain);
+        }
+        breadthSum += named.size / (domains.length - 1);
+        docs++;
+      }
+    }
+    const breadth = docs === 0 ? 0 : breadthSum / docs;
+    if (structural || breadth > GENERAL_RULES.breadth) out.add(domain);
+  }
+  return out;
+}
