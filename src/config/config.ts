@@ -1,358 +1,27 @@
 import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { z } from "zod";
+import { EnvSchema, TENANT_ID, type Env } from "./registry.js";
+import type { ApiKeyBinding, CheckpointerKind, Config, EmbeddingConfig, ModelProviderKind, RerankerConfig, RetrieverBackendConfig } from "./types.js";
 
 /** The package root: defaults for bundled data (corpus, config bundle) resolve against it. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-export type CheckpointerKind = "file" | "memory" | "postgres";
-export type ModelProviderKind = "offline" | "gemini";
-
-/** Where chunks are indexed and searched. */
-export type RetrieverBackendConfig =
-  | {
-      kind: "embedded";
-      /**
-       * FRONTDESK_DOCUMENT_STORE: where ingested documents are kept so they are indexed again after a
-       * restart. file (default): the frontdesk.sqlite file in the data directory; memory (default when
-       * FRONTDESK_CHECKPOINTER=memory): nothing is written to disk.
-       */
-      documentStore: "file" | "memory";
-    }
-  | {
-      kind: "qdrant";
-      /** QDRANT_URL, e.g. http://127.0.0.1:6333. */
-      url: string;
-      /** QDRANT_API_KEY; sent as the api-key header. */
-      apiKey: string | null;
-      /** FRONTDESK_QDRANT_COLLECTION, default "frontdesk_chunks". */
-      collection: string;
-      /** FRONTDESK_QDRANT_TIMEOUT_MS, default 10000: one Qdrant request. */
-      timeoutMs: number;
-      /** FRONTDESK_QDRANT_UPSERT_POINTS, default 128: points per upsert request. */
-      upsertPoints: number;
-      /**
-       * FRONTDESK_QDRANT_SPARSE_AVG_LENGTH, default 60: BM25's average chunk length (analyzer terms)
-       * used to weight sparse vectors. Qdrant applies the IDF; the length normalisation is ours, and a
-       * shared collection cannot know its average before it is filled, so it is a fixed, recorded value.
-       */
-      sparseAverageLength: number;
-    };
-
-/** How chunk and query texts become dense vectors. */
-export type EmbeddingConfig =
-  | {
-      kind: "local";
-      /** FRONTDESK_EMBEDDING_DIMENSION, default 384. */
-      dimension: number;
-    }
-  | {
-      kind: "gemini";
-      /** GOOGLE_API_KEY. */
-      apiKey: string;
-      /** FRONTDESK_EMBEDDING_MODEL, default "gemini-embedding-001". */
-      model: string;
-      /** FRONTDESK_EMBEDDING_DIMENSION, default 768 (the model's output dimensionality). */
-      dimension: number;
-      /** FRONTDESK_EMBEDDING_BATCH_SIZE, default 100 (the API's maximum per batch request). */
-      batchSize: number;
-    };
-
-/** Scores the fused candidates; its score is the final relevance score. */
-export type RerankerConfig =
-  | { kind: "lexical" }
-  | {
-      kind: "http";
-      /** FRONTDESK_RERANKER_URL: the service's base URL; requests go to <url>/rerank. */
-      url: string;
-      /** FRONTDESK_RERANKER_PROTOCOL: tei (default: text-embeddings-inference) or jina (Jina/Cohere-style). */
-      protocol: "tei" | "jina";
-      /** FRONTDESK_RERANKER_MODEL: sent as "model" (jina protocol; required by hosted services). */
-      model: string | null;
-      /** FRONTDESK_RERANKER_API_KEY: sent as a Bearer token. */
-      apiKey: string | null;
-      /** FRONTDESK_RERANKER_TIMEOUT_MS, default 5000: one rerank request. */
-      timeoutMs: number;
-      /** FRONTDESK_RERANKER_MAX_CHARS, default 2000: each candidate's text is cut to this before sending. */
-      maxChars: number;
-    };
-
-export interface ApiKeyBinding {
-  key: string;
-  tenantId: string;
-}
-
-/**
- * The one validated configuration object. Every limit is a named value here with its default;
- * nothing below src/config reads process.env.
- */
-export interface Config {
-  server: {
-    /** FRONTDESK_HOST, default 127.0.0.1. */
-    host: string;
-    /** FRONTDESK_PORT, default 8080 (0 picks a free port). */
-    port: number;
-    /** FRONTDESK_ALLOW_PUBLIC_BIND, default false: without API keys, refuse non-loopback hosts. */
-    allowPublicBind: boolean;
-    /** FRONTDESK_TLS_CERT / FRONTDESK_TLS_KEY: PEM files; h2c when unset. */
-    tls: { certFile: string; keyFile: string } | null;
-    /** FRONTDESK_TURN_TIMEOUT_MS, default 30000: a turn's server-side deadline. */
-    turnTimeoutMs: number;
-    /** FRONTDESK_SHUTDOWN_GRACE_MS, default 5000: time for running turns to finish on shutdown. */
-    shutdownGraceMs: number;
-  };
-  auth: {
-    /** FRONTDESK_API_KEYS="tenant:key,tenant2:key2". Empty: one default tenant, loopback only. */
-    apiKeys: ApiKeyBinding[];
-    /** FRONTDESK_DEFAULT_TENANT, default "default": the tenant when no keys are configured. */
-    defaultTenant: string;
-  };
-  limits: {
-    /** FRONTDESK_MAX_TEXT_CHARS, default 4000. */
-    maxTextChars: number;
-    /** FRONTDESK_MAX_ID_CHARS, default 128: thread_id, user_id, request_id. */
-    maxIdChars: number;
-    /** FRONTDESK_HISTORY_TURNS, default 6: turns kept verbatim in state. */
-    historyTurns: number;
-    /** FRONTDESK_SUMMARY_MAX_CHARS, default 1200: the running summary of older turns. */
-    summaryMaxChars: number;
-    /** FRONTDESK_REPLAY_RECORDS, default 20: completed turns remembered for request_id replay. */
-    replayRecords: number;
-  };
-  budgets: {
-    /** FRONTDESK_MAX_RETRIEVAL_ROUNDS, default 2 (ADR). */
-    retrievalRounds: number;
-    /** FRONTDESK_MAX_CLARIFY_STREAK, default 2 consecutive clarifying questions (ADR). */
-    clarifyStreak: number;
-    /** FRONTDESK_MAX_REGENERATIONS, default 1 (ADR). */
-    regenerations: number;
-    /** FRONTDESK_MAX_MODEL_CALLS, default 8 per turn (ADR). */
-    modelCalls: number;
-  };
-  retrieval: {
-    /** FRONTDESK_CORPUS_DIR, default the bundled data/corpus. */
-    corpusDir: string;
-    /** FRONTDESK_TOP_K, default 6: chunks passed on after reranking. */
-    topK: number;
-    /** FRONTDESK_CANDIDATES, default 30: candidates per stage before fusion. */
-    candidates: number;
-    /** FRONTDESK_CONTEXT_WINDOW, default 1: neighbouring chunks on each side. */
-    contextWindow: number;
-    /** FRONTDESK_RRF_K, default 60. */
-    rrfK: number;
-    /** FRONTDESK_RETRIEVER: embedded (default) or qdrant (default when QDRANT_URL is set). */
-    backend: RetrieverBackendConfig;
-    /**
-     * FRONTDESK_LOAD_CORPUS: index the corpus directory at start-up. Default true with the embedded
-     * retriever (in memory, every start), false with Qdrant (ingest into the collection instead).
-     */
-    loadCorpus: boolean;
-    /** FRONTDESK_CHUNK_CHARS, default 700: the chunker's target size of a chunk's text. */
-    chunkChars: number;
-    /** FRONTDESK_CHUNK_OVERLAP_CHARS, default 150: longest sentence repeated at the start of the next chunk. */
-    chunkOverlapChars: number;
-  };
-  embedding: EmbeddingConfig;
-  reranker: RerankerConfig;
-  ingest: {
-    /**
-     * FRONTDESK_MAX_CHUNK_CHARS, default 1500: the most text embedded for one chunk (title, heading
-     * path and text). A document that would need a longer chunk, or holds an unbroken run of
-     * characters longer than FRONTDESK_CHUNK_CHARS, is rejected instead of being cut mid-token.
-     */
-    maxChunkChars: number;
-    /** FRONTDESK_MAX_DOCUMENT_CHARS, default 200000: a document's body. */
-    maxDocumentChars: number;
-    /** FRONTDESK_INGEST_BATCH_DOCUMENTS, default 64: documents chunked and embedded together. */
-    batchDocuments: number;
-    /** FRONTDESK_UPSERT_MAX_DOCUMENTS, default 100: documents in one UpsertDocuments call. */
-    maxUpsertDocuments: number;
-    /** FRONTDESK_LIST_PAGE_SIZE, default 100: ListDocuments' page size when the caller names none (callers may ask for up to 1000). */
-    listPageSize: number;
-    /** FRONTDESK_MAX_SOURCE_CHARS, default 1024: a document's `source` (a path or URL). */
-    maxSourceChars: number;
-  };
-  grading: {
-    /** FRONTDESK_MIN_CONFIDENCE, default 0.45: below it, a drafted answer escalates (ADR trigger 4). */
-    minConfidence: number;
-    /** FRONTDESK_SUFFICIENT_SCORE, default 0.55: best retrieval score at or above it is sufficient without a model call. */
-    sufficientScore: number;
-    /** FRONTDESK_INSUFFICIENT_SCORE, default 0.25: best score below it is insufficient without a model call. */
-    insufficientScore: number;
-    /** FRONTDESK_AMBIGUITY_MARGIN, default 0.12: results this close to the best are equally good (ambiguity). */
-    ambiguityMargin: number;
-    /** FRONTDESK_MAX_CLARIFY_OPTIONS, default 4. */
-    maxClarifyOptions: number;
-  };
-  persistence: {
-    /** FRONTDESK_CHECKPOINTER: file (default), memory, or postgres (default when DATABASE_URL is set). */
-    checkpointer: CheckpointerKind;
-    /** FRONTDESK_DATA_DIR, default ./.frontdesk: the local checkpoint file and index live here. */
-    dataDir: string;
-    /** DATABASE_URL. */
-    databaseUrl: string | null;
-    /** Settings of the PostgreSQL persistence (used when checkpointer is postgres). */
-    postgres: PostgresSettings;
-  };
-  /** Watchers of running turns (WatchThread / WatchTenant). */
-  watch: {
-    /** FRONTDESK_WATCH_BUFFER_EVENTS, default 256: events queued for one watcher before it is told it fell behind and is disconnected. */
-    bufferEvents: number;
-    /** FRONTDESK_WATCH_MAX_WATCHERS, default 1000: open watch streams per process; more are RESOURCE_EXHAUSTED. */
-    maxWatchers: number;
-    /** FRONTDESK_WATCH_PUBLISH_QUEUE, default 10000: events waiting to be sent to other processes; beyond it events are dropped, never a turn slowed. */
-    publishQueue: number;
-  };
-  models: {
-    /** FRONTDESK_MODEL_PROVIDER: offline (default) or gemini (default when GOOGLE_API_KEY is set). */
-    provider: ModelProviderKind;
-    googleApiKey: string | null;
-    /**
-     * FRONTDESK_GEMINI_BASE_URL: the Generative Language API's address, for a proxy or a test
-     * fake. Default null: Google's public endpoint (https://generativelanguage.googleapis.com).
-     */
-    geminiBaseUrl: string | null;
-    /** FRONTDESK_CLARIFY_WITH_MODEL, default false: clarify wording from the bundle's copy, no model call. */
-    clarifyWithModel: boolean;
-    /** FRONTDESK_MODEL_TIMEOUT_MS, default 15000: one model call. */
-    timeoutMs: number;
-    /**
-     * FRONTDESK_HANDOFF_RESERVE_MS, default 1000 (or a tenth of FRONTDESK_TURN_TIMEOUT_MS when
-     * that is under 10 s): the end of a turn's deadline kept for handing off. Model calls and their retries stop this long before the deadline, so that a model
-     * that hangs ends in an escalation (dependency_failure) rather than DEADLINE_EXCEEDED.
-     */
-    handoffReserveMs: number;
-    /** FRONTDESK_MODEL_RETRY_ATTEMPTS (3), FRONTDESK_MODEL_RETRY_INITIAL_MS (500), FRONTDESK_MODEL_RETRY_MAX_MS (4000). */
-    retry: { maxAttempts: number; initialDelayMs: number; maxDelayMs: number; jitter: number };
-  };
-  /** FRONTDESK_CONFIG_DIR, default the bundled bundle/ directory. */
-  bundleDir: string;
-  /** FRONTDESK_LOG_LEVEL, default info. */
-  logLevel: "debug" | "info" | "warn" | "error" | "silent";
-}
-
-export interface PostgresSettings {
-  /** FRONTDESK_DB_MIGRATE_ON_START, default true: run `frontdesk db migrate` at start-up; when false a missing schema stops the start. */
-  migrateOnStart: boolean;
-  /** FRONTDESK_DB_POOL_MAX, default 10: connections for reads and commits. */
-  poolMax: number;
-  /** FRONTDESK_DB_LOCK_CONNECTIONS, default 32: turns running at once per process (each holds one connection for its thread lock). */
-  lockConnections: number;
-  /** FRONTDESK_DB_CONNECT_TIMEOUT_MS, default 3000: waiting for a connection longer than this is UNAVAILABLE. */
-  connectTimeoutMs: number;
-  /** FRONTDESK_DB_STATEMENT_TIMEOUT_MS, default 10000: one statement; longer is UNAVAILABLE. */
-  statementTimeoutMs: number;
-  /** FRONTDESK_THREAD_TTL_HOURS, default 720 (30 days): threads idle longer are deleted by the sweep; 0 keeps threads forever. */
-  threadTtlHours: number;
-  /** FRONTDESK_THREAD_SWEEP_INTERVAL_S, default 3600: how often a process sweeps idle threads. */
-  sweepIntervalSeconds: number;
-  /** FRONTDESK_WATCH_PAYLOAD_RETENTION_S, default 600: large watch events (over NOTIFY's 8000-byte limit) are kept this long for other processes to fetch. */
-  payloadRetentionSeconds: number;
-}
+export type {
+  ApiKeyBinding,
+  CheckpointerKind,
+  Config,
+  EmbeddingConfig,
+  ModelProviderKind,
+  PostgresSettings,
+  RerankerConfig,
+  RetrieverBackendConfig,
+} from "./types.js";
+export { ENV_VARS } from "./registry.js";
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
 }
-
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const bool = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
-
-const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/u;
-
-const EnvSchema = z.object({
-  FRONTDESK_HOST: z.string().min(1).default("127.0.0.1"),
-  FRONTDESK_PORT: int(0, 65535).default(8080),
-  FRONTDESK_ALLOW_PUBLIC_BIND: bool.default(false),
-  FRONTDESK_TLS_CERT: z.string().min(1).optional(),
-  FRONTDESK_TLS_KEY: z.string().min(1).optional(),
-  FRONTDESK_TURN_TIMEOUT_MS: int(100, 600_000).default(30_000),
-  FRONTDESK_SHUTDOWN_GRACE_MS: int(0, 120_000).default(5_000),
-  FRONTDESK_API_KEYS: z.string().optional(),
-  FRONTDESK_DEFAULT_TENANT: z.string().regex(TENANT_ID).default("default"),
-  FRONTDESK_MAX_TEXT_CHARS: int(1, 100_000).default(4_000),
-  FRONTDESK_MAX_ID_CHARS: int(8, 512).default(128),
-  FRONTDESK_HISTORY_TURNS: int(1, 100).default(6),
-  FRONTDESK_SUMMARY_MAX_CHARS: int(100, 20_000).default(1_200),
-  FRONTDESK_REPLAY_RECORDS: int(1, 1_000).default(20),
-  FRONTDESK_MAX_RETRIEVAL_ROUNDS: int(1, 5).default(2),
-  FRONTDESK_MAX_CLARIFY_STREAK: int(0, 5).default(2),
-  FRONTDESK_MAX_REGENERATIONS: int(0, 3).default(1),
-  FRONTDESK_MAX_MODEL_CALLS: int(1, 50).default(8),
-  FRONTDESK_CORPUS_DIR: z.string().min(1).optional(),
-  FRONTDESK_TOP_K: int(1, 50).default(6),
-  FRONTDESK_CANDIDATES: int(1, 1_000).default(30),
-  FRONTDESK_CONTEXT_WINDOW: int(0, 5).default(1),
-  FRONTDESK_RRF_K: int(1, 1_000).default(60),
-  FRONTDESK_RETRIEVER: z.enum(["embedded", "qdrant"]).optional(),
-  FRONTDESK_DOCUMENT_STORE: z.enum(["file", "memory"]).optional(),
-  FRONTDESK_LOAD_CORPUS: bool.optional(),
-  FRONTDESK_CHUNK_CHARS: int(100, 20_000).default(700),
-  FRONTDESK_CHUNK_OVERLAP_CHARS: int(0, 10_000).default(150),
-  QDRANT_URL: z.string().url().optional(),
-  QDRANT_API_KEY: z.string().min(1).optional(),
-  FRONTDESK_QDRANT_COLLECTION: z.string().regex(/^[A-Za-z0-9_-]{1,255}$/u).default("frontdesk_chunks"),
-  FRONTDESK_QDRANT_TIMEOUT_MS: int(100, 600_000).default(10_000),
-  FRONTDESK_QDRANT_UPSERT_POINTS: int(1, 10_000).default(128),
-  FRONTDESK_QDRANT_SPARSE_AVG_LENGTH: z.coerce.number().positive().max(100_000).default(60),
-  FRONTDESK_EMBEDDER: z.enum(["local", "gemini"]).default("local"),
-  FRONTDESK_EMBEDDING_MODEL: z.string().min(1).default("gemini-embedding-001"),
-  FRONTDESK_EMBEDDING_DIMENSION: int(8, 8_192).optional(),
-  FRONTDESK_EMBEDDING_BATCH_SIZE: int(1, 250).default(100),
-  FRONTDESK_RERANKER: z.enum(["lexical", "http"]).default("lexical"),
-  FRONTDESK_RERANKER_URL: z.string().url().optional(),
-  FRONTDESK_RERANKER_PROTOCOL: z.enum(["tei", "jina"]).default("tei"),
-  FRONTDESK_RERANKER_MODEL: z.string().min(1).optional(),
-  FRONTDESK_RERANKER_API_KEY: z.string().min(1).optional(),
-  FRONTDESK_RERANKER_TIMEOUT_MS: int(100, 600_000).default(5_000),
-  FRONTDESK_RERANKER_MAX_CHARS: int(100, 100_000).default(2_000),
-  FRONTDESK_MAX_CHUNK_CHARS: int(100, 100_000).default(1_500),
-  FRONTDESK_MAX_DOCUMENT_CHARS: int(100, 10_000_000).default(200_000),
-  FRONTDESK_INGEST_BATCH_DOCUMENTS: int(1, 10_000).default(64),
-  FRONTDESK_UPSERT_MAX_DOCUMENTS: int(1, 10_000).default(100),
-  FRONTDESK_LIST_PAGE_SIZE: int(1, 1_000).default(100),
-  FRONTDESK_MAX_SOURCE_CHARS: int(16, 100_000).default(1_024),
-  FRONTDESK_MIN_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.45),
-  FRONTDESK_SUFFICIENT_SCORE: z.coerce.number().min(0).max(1).default(0.55),
-  FRONTDESK_INSUFFICIENT_SCORE: z.coerce.number().min(0).max(1).default(0.25),
-  FRONTDESK_AMBIGUITY_MARGIN: z.coerce.number().min(0).max(1).default(0.12),
-  FRONTDESK_MAX_CLARIFY_OPTIONS: int(2, 10).default(4),
-  FRONTDESK_CHECKPOINTER: z.enum(["file", "memory", "postgres"]).optional(),
-  FRONTDESK_DATA_DIR: z.string().min(1).default(".frontdesk"),
-  DATABASE_URL: z.string().min(1).optional(),
-  FRONTDESK_DB_MIGRATE_ON_START: bool.default(true),
-  FRONTDESK_DB_POOL_MAX: int(1, 1_000).default(10),
-  FRONTDESK_DB_LOCK_CONNECTIONS: int(1, 10_000).default(32),
-  FRONTDESK_DB_CONNECT_TIMEOUT_MS: int(100, 600_000).default(3_000),
-  FRONTDESK_DB_STATEMENT_TIMEOUT_MS: int(100, 3_600_000).default(10_000),
-  FRONTDESK_THREAD_TTL_HOURS: z.coerce.number().min(0).max(87_600).default(720),
-  FRONTDESK_THREAD_SWEEP_INTERVAL_S: int(1, 604_800).default(3_600),
-  FRONTDESK_WATCH_PAYLOAD_RETENTION_S: int(10, 604_800).default(600),
-  FRONTDESK_WATCH_BUFFER_EVENTS: int(1, 1_000_000).default(256),
-  FRONTDESK_WATCH_MAX_WATCHERS: int(1, 1_000_000).default(1_000),
-  FRONTDESK_WATCH_PUBLISH_QUEUE: int(1, 1_000_000).default(10_000),
-  FRONTDESK_MODEL_PROVIDER: z.enum(["offline", "gemini"]).optional(),
-  GOOGLE_API_KEY: z.string().min(1).optional(),
-  FRONTDESK_CLARIFY_WITH_MODEL: bool.default(false),
-  FRONTDESK_GEMINI_BASE_URL: z
-    .string()
-    .url()
-    .refine((u) => /^https?:\/\//u.test(u), "must be an http(s) URL")
-    .transform((u) => u.replace(/\/+$/u, ""))
-    .optional(),
-  FRONTDESK_MODEL_TIMEOUT_MS: int(100, 600_000).default(15_000),
-  FRONTDESK_HANDOFF_RESERVE_MS: int(0, 60_000).optional(),
-  FRONTDESK_MODEL_RETRY_ATTEMPTS: int(1, 10).default(3),
-  FRONTDESK_MODEL_RETRY_INITIAL_MS: int(0, 60_000).default(500),
-  FRONTDESK_MODEL_RETRY_MAX_MS: int(0, 120_000).default(4_000),
-  FRONTDESK_CONFIG_DIR: z.string().min(1).optional(),
-  FRONTDESK_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-});
-
-/** Environment variables frontdesk reads, for documentation and `frontdesk serve --help`. */
-export const ENV_VARS = Object.keys(EnvSchema.shape);
 
 function parseApiKeys(raw: string | undefined): ApiKeyBinding[] {
   if (raw === undefined || raw.trim() === "") return [];
@@ -395,7 +64,9 @@ export function resolveBundleDir(env: Record<string, string | undefined> = proce
 
 /**
  * Builds the configuration from environment variables (and CLI overrides, which use the same
- * names). Reports every invalid variable at once, by name.
+ * names). Reports every invalid variable at once, by name. Each variable's range and default come
+ * from the settings registry (registry.ts); what is decided here are the rules between variables
+ * and the defaults that depend on another one (the registry's `derivedDefault` states them in words).
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -516,8 +187,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.FRONTDESK_LOG_LEVEL,
   };
 }
-
-type Env = z.infer<typeof EnvSchema>;
 
 function retrieverBackend(kind: "embedded" | "qdrant", e: Env, checkpointer: CheckpointerKind): RetrieverBackendConfig {
   switch (kind) {
