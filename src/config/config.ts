@@ -1,11 +1,23 @@
+import { existsSync } from "node:fs";
 import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { EnvSchema, TENANT_ID, type Env } from "./registry.js";
 import type { ApiKeyBinding, CheckpointerKind, Config, EmbeddingConfig, ModelProviderKind, RerankerConfig, RetrieverBackendConfig } from "./types.js";
 
-/** The package root: defaults for bundled data (corpus, config bundle) resolve against it. */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+/**
+ * The package root: defaults for bundled data (corpus, config bundle) resolve against it. The
+ * nearest directory above this file that holds package.json, so the same code finds it from
+ * src/config (tests, tools) and from dist/src/config (the compiled service).
+ */
+export const PACKAGE_ROOT = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function findPackageRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(from, "../..");
+  }
+}
 
 export type {
   ApiKeyBinding,
