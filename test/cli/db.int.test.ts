@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CommandIo } from "../../src/cli/chat.js";
 import { main } from "../../src/cli/main.js";
 import { PACKAGE_ROOT } from "../../src/config/config.js";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { ADMIN_URL, createTestDatabase, type TestDatabase } from "../support/postgres.js";
+
+// The test server's address as messages name it (host:port), whichever server the run uses.
+const HOST_PORT = (() => {
+  const url = new URL(ADMIN_URL);
+  return `${url.hostname}:${url.port || "5432"}`;
+})();
 
 function run(argv: string[], env: Record<string, string>) {
   let stdout = "";
@@ -39,12 +45,12 @@ describe("frontdesk db", () => {
   it("status says not ready on an empty database, migrate creates the schema once, status then says ready", async () => {
     const before = await run(["db", "status"], { DATABASE_URL: db.url });
     expect(before.code).toBe(1);
-    expect(before.stdout).toContain(`not ready: 127.0.0.1:5432/${db.name}`);
+    expect(before.stdout).toContain(`not ready: ${HOST_PORT}/${db.name}`);
     expect(before.stdout).toContain("checkpoints tables are missing");
 
     const first = await run(["db", "migrate"], { DATABASE_URL: db.url });
     expect(first).toMatchObject({ code: 0, stderr: "" });
-    expect(first.stdout).toMatch(/^migrated 127\.0\.0\.1:5432\/\S+\n {2}checkpoints {2}v4 \(was none\)\n {2}frontdesk {4}v2 \(was none\)\n$/u);
+    expect(first.stdout).toMatch(new RegExp(`^migrated ${HOST_PORT.replace(/\./gu, "\\.")}\\/\\S+\\n {2}checkpoints {2}v4 \\(was none\\)\\n {2}frontdesk {4}v2 \\(was none\\)\\n$`, "u"));
     const second = await run(["db", "migrate"], { DATABASE_URL: db.url });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("already up to date:");
@@ -52,7 +58,7 @@ describe("frontdesk db", () => {
 
     const after = await run(["db", "status"], { DATABASE_URL: db.url });
     expect(after.code).toBe(0);
-    expect(after.stdout.startsWith(`ready: 127.0.0.1:5432/${db.name}`)).toBe(true);
+    expect(after.stdout.startsWith(`ready: ${HOST_PORT}/${db.name}`)).toBe(true);
   });
 
   it("refuses without DATABASE_URL (usage error) and reports an unreachable server without leaking credentials", async () => {
@@ -73,7 +79,7 @@ describe("frontdesk serve on PostgreSQL", () => {
     try {
       const result = await run(["serve", "--port", "0"], { DATABASE_URL: empty.url, FRONTDESK_DB_MIGRATE_ON_START: "false" });
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain(`frontdesk serve: failed to start: database 127.0.0.1:5432/${empty.name} is not ready for frontdesk`);
+      expect(result.stderr).toContain(`frontdesk serve: failed to start: database ${HOST_PORT}/${empty.name} is not ready for frontdesk`);
       expect(result.stderr).toContain('run "frontdesk db migrate"');
     } finally {
       await empty.drop();

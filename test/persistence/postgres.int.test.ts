@@ -7,7 +7,13 @@ import { advisoryKey } from "../../src/persistence/postgres/connection.js";
 import { createPostgresPersistence, DatabaseUnreachableError, migrateDatabase, type PostgresPersistence } from "../../src/persistence/postgres/index.js";
 import { EXPECTED_VERSIONS, SchemaNotReadyError } from "../../src/persistence/postgres/schema.js";
 import { chunk, fakeRetriever, harness, scriptedModels, turn, type Harness } from "../agent/support.js";
-import { createTestDatabase, threadFootprint, type TestDatabase } from "../support/postgres.js";
+import { ADMIN_URL, createTestDatabase, threadFootprint, type TestDatabase } from "../support/postgres.js";
+
+// The test server's address as messages name it (host:port), whichever server the run uses.
+const HOST_PORT = (() => {
+  const url = new URL(ADMIN_URL);
+  return `${url.hostname}:${url.port || "5432"}`;
+})();
 
 const deductible = chunk("motor-body-en#3", "The minimum deductible is 5,000,000 rials.", { title: "Motor Body Insurance" });
 
@@ -61,7 +67,7 @@ describe("schema", () => {
     try {
       const error = await open(empty, { migrateOnStart: false }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SchemaNotReadyError);
-      expect((error as Error).message).toContain(`127.0.0.1:5432/${empty.name}`);
+      expect((error as Error).message).toContain(`${HOST_PORT}/${empty.name}`);
       expect((error as Error).message).toContain("checkpoints tables are missing");
       expect((error as Error).message).toContain("frontdesk db migrate");
       // Nothing was created, and no connection was left behind.
