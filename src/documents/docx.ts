@@ -1,6 +1,6 @@
 import mammoth from "mammoth";
 import { parseHtml } from "./html.js";
-import type { DocumentWarning, DraftResult } from "./model.js";
+import type { DocumentWarning, DraftBlock, DraftResult } from "./model.js";
 
 /**
  * DOCX through mammoth, which maps Word's semantic styles (Heading 1…6, lists, tables with
@@ -29,7 +29,7 @@ export async function parseDocx(bytes: Uint8Array): Promise<DraftResult> {
     return { kind: "invalid", reason: `unreadable DOCX (${shortMessage(error)})` };
   }
   const draft = parseHtml(result.value);
-  if (!draft.blocks.some((block) => block.kind !== "heading")) {
+  if (!hasText(draft.blocks)) {
     return { kind: "invalid", reason: images > 0 ? `no text found (images only? ${images} image(s))` : "no text found" };
   }
   // mammoth reports styles it had no mapping for; they are harmless, so only real errors are kept.
@@ -43,4 +43,14 @@ export async function parseDocx(bytes: Uint8Array): Promise<DraftResult> {
 export function shortMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split("\n")[0]?.slice(0, 160) ?? "unknown error";
+}
+
+/** Whether any block has text a customer could be answered from (headings alone are not). */
+export function hasText(blocks: readonly DraftBlock[]): boolean {
+  return blocks.some((block) => {
+    if (block.kind === "paragraph") return block.text.trim() !== "";
+    if (block.kind === "list") return block.items.some((item) => item.trim() !== "");
+    if (block.kind === "table") return [...block.headerRows, ...block.bodyRows].some((row) => row.some((cell) => cell.trim() !== ""));
+    return false;
+  });
 }

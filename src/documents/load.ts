@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, extname, join, relative, sep } from "node:path";
-import { parseDocx } from "./docx.js";
+import { hasText, parseDocx } from "./docx.js";
 import { parseHtml } from "./html.js";
 import { parseMarkdown } from "./markdown.js";
 import { parseSidecar, resolveMetadata, splitFrontMatter, type Fields } from "./metadata.js";
@@ -77,6 +77,7 @@ export async function parseDocumentBytes(bytes: Uint8Array, options: ParseDocume
   const parsed = await draftOf(bytes, mediaType);
   if (parsed.kind === "invalid") return parsed;
   const { draft } = parsed;
+  if (!hasText(draft.blocks)) return { kind: "invalid", reason: "no text found" };
 
   let sidecar: Fields = {};
   if (options.sidecar !== undefined && options.sidecar !== null) {

@@ -15,8 +15,8 @@ export async function parsePdf(bytes: Uint8Array): Promise<DraftResult> {
 
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    // pdf.js takes ownership of (detaches) the buffer it is given: hand it a copy.
-    pdf = await getDocumentProxy(bytes.slice(), { verbosity: 0, isEvalSupported: false, disableFontFace: true });
+    // pdf.js wants a plain Uint8Array (not a Buffer) and takes ownership of it: hand it a copy.
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, isEvalSupported: false, disableFontFace: true });
   } catch (error) {
     const name = error instanceof Error ? error.name : "";
     if (name === "PasswordException") return { kind: "invalid", reason: "encrypted PDF (a password is needed to read it)" };
