@@ -34,7 +34,6 @@ class Walker {
   readonly embedded: Partial<Record<MetadataField, string>> = {};
   title: string | null = null;
   private inline: string[] = [];
-  private tables = 0;
 
   container(node: Root | Element): void {
     for (const child of node.children as (RootContent | ElementContent)[]) {
@@ -102,7 +101,6 @@ class Walker {
   }
 
   private table(node: Element, figureCaption: string | null): void {
-    this.tables += 1;
     const captionElement = elements(node).find((child) => child.tagName === "caption");
     const caption = captionElement === undefined ? figureCaption : textOf(captionElement);
     const rowElements: { row: Element; head: boolean }[] = [];
@@ -113,9 +111,6 @@ class Walker {
       }
     }
     const { grid, merged } = expandSpans(rowElements.map(({ row }) => row));
-    if (merged) {
-      this.warnings.push({ code: "merged-cells", message: `table ${this.tables} has merged cells (colspan/rowspan); each spanned cell repeats the merged text` });
-    }
     let headerCount = rowElements.findIndex(({ head }) => !head);
     if (headerCount < 0) headerCount = rowElements.length;
     if (headerCount === 0) {
@@ -131,6 +126,7 @@ class Walker {
       headerRows: grid.slice(0, headerCount).map((row) => row.map((cell) => cell.text)),
       bodyRows: body.map((row) => row.map((cell) => cell.text)),
       rowHeaderColumn: rowHeads ? 0 : null,
+      mergedCells: merged,
       page: null,
     });
   }

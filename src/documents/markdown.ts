@@ -47,7 +47,7 @@ function walk(parent: Root | Extract<RootContent, { children: unknown }>, out: D
         break;
       case "table": {
         const rows = node.children.map((row) => row.children.map((cell) => inlineText(cell)));
-        out.push({ kind: "table", caption: null, headerRows: rows.slice(0, 1), bodyRows: rows.slice(1), rowHeaderColumn: null, page: null });
+        out.push({ kind: "table", caption: null, headerRows: rows.slice(0, 1), bodyRows: rows.slice(1), rowHeaderColumn: null, mergedCells: false, page: null });
         break;
       }
       case "blockquote":

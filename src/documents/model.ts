@@ -122,6 +122,8 @@ export type DraftBlock =
       bodyRows: string[][];
       /** The column the format marks as row headers (<th> in body rows), if any. */
       rowHeaderColumn: number | null;
+      /** Whether merged cells (colspan/rowspan) were expanded into every slot they cover. */
+      mergedCells: boolean;
       page: number | null;
     };
 

@@ -90,7 +90,7 @@ export function layoutPages(pages: PageItem[][]): DraftBlock[] {
       for (let n = next(j); n !== undefined && n.segments.length >= 2 && !MARKER.test(n.text) && n.size < body * HEADING_RATIO && gapTo(lines[j - 1] as Line, n) <= lineGap * 3; n = next(++j));
       if (j - i >= 2) {
         const rows = tableRows(lines.slice(i, j));
-        blocks.push({ kind: "table", caption: null, headerRows: rows.slice(0, 1), bodyRows: rows.slice(1), rowHeaderColumn: null, page });
+        blocks.push({ kind: "table", caption: null, headerRows: rows.slice(0, 1), bodyRows: rows.slice(1), rowHeaderColumn: null, mergedCells: false, page });
         i = j;
         continue;
       }

@@ -17,6 +17,9 @@ export interface StructureOptions {
 // A label paragraph ("Premium for one adult:", "**Travel prices**") longer than this is prose,
 // not a caption.
 const MAX_CAPTION_CHARS = 160;
+// A short line without a full stop right above a table is its title even when nothing marks it:
+// Word and LibreOffice exports turn a <caption> into such a plain centred paragraph.
+const MAX_PLAIN_CAPTION_CHARS = 80;
 
 export function buildBlocks(draft: readonly DraftBlock[], options: StructureOptions): { blocks: Block[]; warnings: DocumentWarning[] } {
   const blocks: Block[] = [];
@@ -36,7 +39,7 @@ export function buildBlocks(draft: readonly DraftBlock[], options: StructureOpti
         if (text === "") break;
         // A leading "# Travel Medical Insurance" repeats the title; as a section it would only
         // prefix every unit with the title.
-        if (!seenContent && stack.length === 0 && sameText(text, options.title)) break;
+        if (item.level === 1 && !seenContent && stack.length === 0 && sameText(text, options.title)) break;
         while (stack.length > 0 && (stack[stack.length - 1]?.level ?? 0) >= item.level) stack.pop();
         stack.push({ level: item.level, text });
         seenContent = true;
@@ -87,6 +90,7 @@ export function buildBlocks(draft: readonly DraftBlock[], options: StructureOpti
 }
 
 function isCaption(text: string, emphasized: boolean): boolean {
+  if (text.length <= MAX_PLAIN_CAPTION_CHARS && !/[.!?\u061F\u06D4]$/u.test(text)) return true;
   return text.length <= MAX_CAPTION_CHARS && (emphasized || text.endsWith(":"));
 }
 
@@ -102,6 +106,9 @@ function normalizeTable(
   const headerRows = draft.headerRows.map((row) => row.map(collapse));
   let rows = draft.bodyRows.map((row) => row.map(collapse)).filter((row) => row.some((cell) => cell !== ""));
   const headerWidth = Math.max(0, ...headerRows.map((row) => row.length));
+  if (draft.mergedCells) {
+    warnings.push({ code: "merged-cells", message: `${label} has merged cells (colspan/rowspan); each covered cell repeats the merged text` });
+  }
 
   let headers: string[];
   if (headerWidth > 0 && headerRows.some((row) => row.some((cell) => cell !== ""))) {
