@@ -106,6 +106,6 @@ describe("loadDocumentDir", () => {
     expect(documents.map(({ document }) => document.metadata)).toEqual([
       { id: "fire-en", title: "Fire cover", product: "home-fire", domain: "home", lang: "en", source: join(dir, "a.html"), mediaType: "text/html" },
     ]);
-    expect(problems).toEqual([{ source: join(dir, "b.txt"), reason: "file too large: 34 bytes (limit 32 bytes)" }]);
+    expect(problems).toEqual([{ source: join(dir, "b.txt"), reason: "file too large: 33 bytes (limit 32 bytes)" }]);
   });
 });
