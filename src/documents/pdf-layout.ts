@@ -5,7 +5,15 @@ import type { DraftBlock } from "./model.js";
  * form a line; a line set larger than the body text is a heading (the largest size is level 1);
  * a line opening with a bullet or "1." is a list item; two or more consecutive lines whose items
  * fall into two or more columns separated by wide gaps are a table, its first line the header.
- * Right-to-left lines (Persian) are read from the right, columns included.
+ * Right-to-left lines (Persian) are read from the right, columns included. A line repeated at the
+ * same height on most pages (a running header, "Page 3 of 9") is page furniture and dropped; a
+ * table cut by a page break is joined again, its repeated header row dropped.
+ *
+ * Known limits, inherent to text layers: headings set in bold at body size are not detected
+ * (pdf.js exposes no font weight); a Latin phrase split into several runs inside a Persian line
+ * comes out in run order reversed; and a lam-alef ligature ("لا") whose ToUnicode entry is
+ * reversed with its right-to-left run comes out as "ال" (LibreOffice's PDFs do this, in pdf.js
+ * and poppler alike), which cannot be told apart from a real "ال" afterwards.
  */
 
 export interface PageItem {
@@ -39,7 +47,7 @@ const RTL_CHAR = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/gu;
 const LTR_CHAR = /[A-Za-z\u00C0-\u024F]/gu;
 
 export function layoutPages(pages: PageItem[][]): DraftBlock[] {
-  const lines = pages.flatMap((items, index) => linesOf(items, index + 1));
+  const lines = withoutFurniture(pages.map((items, index) => linesOf(items, index + 1)));
   if (lines.length === 0) return [];
   const body = bodySize(lines);
   const headingSizes = [...new Set(lines.filter((line) => line.size >= body * HEADING_RATIO).map((line) => round(line.size)))].sort((a, b) => b - a);
@@ -70,7 +78,8 @@ export function layoutPages(pages: PageItem[][]): DraftBlock[] {
       let j = i;
       let previous: Line | undefined;
       for (let n: Line | undefined = line; n !== undefined; n = next(j)) {
-        const isItem = MARKER.test(n.text) && n.size < body * HEADING_RATIO;
+        // A change of marker (bullets, then numbers) starts another list.
+        const isItem = MARKER.test(n.text) && n.size < body * HEADING_RATIO && /^\(?[0-9\u06F0-\u06F9]/u.test(n.text) === ordered;
         const gap = previous === undefined ? 0 : gapTo(previous, n);
         if (isItem && (previous === undefined || gap <= lineGap * 2.2)) {
           items.push(n.text.replace(MARKER, ""));
@@ -90,7 +99,14 @@ export function layoutPages(pages: PageItem[][]): DraftBlock[] {
       for (let n = next(j); n !== undefined && n.segments.length >= 2 && !MARKER.test(n.text) && n.size < body * HEADING_RATIO && gapTo(lines[j - 1] as Line, n) <= lineGap * 3; n = next(++j));
       if (j - i >= 2) {
         const rows = tableRows(lines.slice(i, j));
-        blocks.push({ kind: "table", caption: null, headerRows: rows.slice(0, 1), bodyRows: rows.slice(1), rowHeaderColumn: null, mergedCells: false, page });
+        const last = blocks[blocks.length - 1];
+        if (last?.kind === "table" && last.page !== page && last.headerRows[0]?.length === rows[0]?.length) {
+          // The same table continued on the next page, often under a repeated header row.
+          const repeated = rows[0]?.join("\u0000") === last.headerRows[0]?.join("\u0000");
+          last.bodyRows.push(...rows.slice(repeated ? 1 : 0));
+        } else {
+          blocks.push({ kind: "table", caption: null, headerRows: rows.slice(0, 1), bodyRows: rows.slice(1), rowHeaderColumn: null, mergedCells: false, page });
+        }
         i = j;
         continue;
       }
@@ -103,6 +119,23 @@ export function layoutPages(pages: PageItem[][]): DraftBlock[] {
     i = j;
   }
   return blocks;
+}
+
+/**
+ * Drops page furniture: with three pages or more, a page's top or bottom line whose text (digits
+ * ignored, so "Page 2" matches "Page 3") recurs at the same height on more than half of the
+ * pages. Only the outermost lines are candidates: a table header repeated on every page is text.
+ */
+function withoutFurniture(pages: Line[][]): Line[] {
+  if (pages.length < 3) return pages.flat();
+  const key = (line: Line): string => `${Math.round(line.y)}\u0000${line.text.replace(/[0-9\u06F0-\u06F9]+/gu, "#")}`;
+  const outermost = (page: Line[]): Line[] => [...new Set([page[0], page[page.length - 1]])].filter((line): line is Line => line !== undefined);
+  const counts = new Map<string, number>();
+  for (const page of pages) for (const k of new Set(outermost(page).map(key))) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return pages.flatMap((page) => {
+    const furniture = new Set(outermost(page).filter((line) => (counts.get(key(line)) ?? 0) > pages.length / 2));
+    return page.filter((line) => !furniture.has(line));
+  });
 }
 
 /** Items on one baseline (within 40% of the font size), split into column segments. */
