@@ -8,8 +8,13 @@ import type { DocumentWarning, DraftBlock, DraftResult } from "./model.js";
  * document as HTML give the same units. Images are dropped (they carry no indexable text), but
  * counted, so a scan pasted into Word is reported as such instead of indexing nothing.
  */
-export async function parseDocx(bytes: Uint8Array): Promise<DraftResult> {
+export async function parseDocx(bytes: Uint8Array, maxUnpackedBytes: number): Promise<DraftResult> {
   if (!(bytes[0] === 0x50 && bytes[1] === 0x4b)) return { kind: "invalid", reason: "not a DOCX file (no ZIP signature)" };
+  // A small ZIP can unpack to gigabytes (a "zip bomb"); mammoth would unpack it all in memory.
+  const unpacked = unpackedTextBytes(bytes);
+  if (unpacked !== null && unpacked > maxUnpackedBytes) {
+    return { kind: "invalid", reason: `DOCX unpacks to more than ${maxUnpackedBytes} bytes of text parts (maxUnpackedBytes)` };
+  }
   let images = 0;
   let result: { value: string; messages: { type: string; message: string }[] };
   try {
@@ -53,4 +58,36 @@ export function hasText(blocks: readonly DraftBlock[]): boolean {
     if (block.kind === "table") return [...block.headerRows, ...block.bodyRows].some((row) => row.some((cell) => cell.trim() !== ""));
     return false;
   });
+}
+
+/**
+ * The declared unpacked size of a ZIP's entries, from its central directory, leaving out
+ * word/media and word/embeddings (images are never unpacked here). ZIP64 markers count as
+ * infinite: no genuine DOCX text part is 4 GB. Null when there is no readable directory; mammoth
+ * then reports the damage itself. Declared sizes can lie; jszip checks them as it inflates.
+ */
+export function unpackedTextBytes(bytes: Uint8Array): number | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let end = -1;
+  for (let i = bytes.byteLength - 22; i >= Math.max(0, bytes.byteLength - 22 - 0xffff); i--) {
+    if (view.getUint32(i, true) === 0x06054b50) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) return null;
+  const entries = view.getUint16(end + 10, true);
+  let offset = view.getUint32(end + 16, true);
+  if (entries === 0xffff || offset === 0xffffffff) return Infinity;
+  let total = 0;
+  for (let n = 0; n < entries; n++) {
+    if (offset + 46 > bytes.byteLength || view.getUint32(offset, true) !== 0x02014b50) return null;
+    const size = view.getUint32(offset + 24, true);
+    const nameLength = view.getUint16(offset + 28, true);
+    const skip = 46 + nameLength + view.getUint16(offset + 30, true) + view.getUint16(offset + 32, true);
+    const name = new TextDecoder().decode(bytes.subarray(offset + 46, offset + 46 + nameLength));
+    if (!/^word\/(?:media|embeddings)\//u.test(name)) total += size === 0xffffffff ? Infinity : size;
+    offset += skip;
+  }
+  return total;
 }

@@ -16,9 +16,11 @@ export interface DocumentLimits {
   maxTableRows: number;
   /** Longest id, product and domain (FRONTDESK_MAX_ID_CHARS). Default 128. */
   maxIdChars: number;
+  /** Most bytes a DOCX's text parts may unpack to (a zip-bomb guard). Default 200 MiB. */
+  maxUnpackedBytes: number;
 }
 
-export const DEFAULT_LIMITS: DocumentLimits = { maxFileBytes: 20 * 1024 * 1024, maxTableRows: 1000, maxIdChars: 128 };
+export const DEFAULT_LIMITS: DocumentLimits = { maxFileBytes: 20 * 1024 * 1024, maxTableRows: 1000, maxIdChars: 128, maxUnpackedBytes: 200 * 1024 * 1024 };
 
 export interface ParseDocumentOptions {
   /** The declared media type (parameters such as charset are ignored); wins over `path`. */
@@ -74,7 +76,7 @@ export async function parseDocumentBytes(bytes: Uint8Array, options: ParseDocume
   if (bytes.byteLength > limits.maxFileBytes) return { kind: "invalid", reason: tooLarge(bytes.byteLength, limits.maxFileBytes) };
   if (bytes.byteLength === 0) return { kind: "invalid", reason: "empty file" };
 
-  const parsed = await draftOf(bytes, mediaType);
+  const parsed = await draftOf(bytes, mediaType, limits);
   if (parsed.kind === "invalid") return parsed;
   const { draft } = parsed;
   if (!hasText(draft.blocks)) return { kind: "invalid", reason: "no text found" };
@@ -101,10 +103,10 @@ export async function parseDocumentBytes(bytes: Uint8Array, options: ParseDocume
   return { kind: "ok", document: { metadata: metadata.metadata, blocks }, warnings: [...draft.warnings, ...warnings] };
 }
 
-async function draftOf(bytes: Uint8Array, mediaType: MediaType): Promise<DraftResult> {
+async function draftOf(bytes: Uint8Array, mediaType: MediaType, limits: DocumentLimits): Promise<DraftResult> {
   switch (mediaType) {
     case MEDIA_TYPES.docx:
-      return parseDocx(bytes);
+      return parseDocx(bytes, limits.maxUnpackedBytes);
     case MEDIA_TYPES.pdf:
       return parsePdf(bytes);
     case MEDIA_TYPES.markdown:

@@ -159,6 +159,35 @@ describe("broken and unsupported files", () => {
     });
   });
 
+  it("a DOCX that unpacks to more than maxUnpackedBytes (a zip bomb) is rejected before mammoth unpacks it", async () => {
+    const docx = await readFile(join(FIXTURES, "travel-en.docx"));
+    expect(await parseDocumentBytes(docx, { path: "a.docx", limits: { maxUnpackedBytes: 10_000 } })).toEqual({
+      kind: "invalid",
+      reason: "DOCX unpacks to more than 10000 bytes of text parts (maxUnpackedBytes)",
+    });
+    // A central directory declaring a 4 GB document.xml (ZIP64's marker) in a 100-byte file.
+    const name = encode("word/document.xml");
+    const central = new Uint8Array(46 + name.length);
+    const cd = new DataView(central.buffer);
+    cd.setUint32(0, 0x02014b50, true);
+    cd.setUint32(24, 0xffffffff, true);
+    cd.setUint16(28, name.length, true);
+    central.set(name, 46);
+    const head = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]);
+    const eocd = new Uint8Array(22);
+    const ed = new DataView(eocd.buffer);
+    ed.setUint32(0, 0x06054b50, true);
+    ed.setUint16(8, 1, true);
+    ed.setUint16(10, 1, true);
+    ed.setUint32(12, central.length, true);
+    ed.setUint32(16, head.length, true);
+    const bomb = new Uint8Array([...head, ...central, ...eocd]);
+    expect(await parseDocumentBytes(bomb, { path: "bomb.docx" })).toEqual({
+      kind: "invalid",
+      reason: "DOCX unpacks to more than 209715200 bytes of text parts (maxUnpackedBytes)",
+    });
+  });
+
   it("names what is wrong with the bytes", async () => {
     const cases: [string, Uint8Array, string][] = [
       ["a.md", new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0xe7, 0xed, 0x0a]), "not valid UTF-8"],
