@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, extname, join, relative, sep } from "node:path";
-import { hasText, parseDocx } from "./docx.js";
+import { hasText, parseDocx, shortMessage } from "./docx.js";
 import { parseHtml } from "./html.js";
 import { parseMarkdown } from "./markdown.js";
 import { parseSidecar, resolveMetadata, splitFrontMatter, type Fields } from "./metadata.js";
@@ -76,7 +76,13 @@ export async function parseDocumentBytes(bytes: Uint8Array, options: ParseDocume
   if (bytes.byteLength > limits.maxFileBytes) return { kind: "invalid", reason: tooLarge(bytes.byteLength, limits.maxFileBytes) };
   if (bytes.byteLength === 0) return { kind: "invalid", reason: "empty file" };
 
-  const parsed = await draftOf(bytes, mediaType, limits);
+  let parsed: DraftResult;
+  try {
+    parsed = await draftOf(bytes, mediaType, limits);
+  } catch (error) {
+    // The parsers report what they recognise; anything else is still one bad file, not a crash.
+    return { kind: "invalid", reason: `could not parse the file (${shortMessage(error)})` };
+  }
   if (parsed.kind === "invalid") return parsed;
   const { draft } = parsed;
   if (!hasText(draft.blocks)) return { kind: "invalid", reason: "no text found" };
@@ -184,21 +190,28 @@ export async function loadDocumentDir(dir: string, options: LoadDocumentDirOptio
     const report = (reason: string, field?: MetadataField): void => {
       problems.push(field === undefined ? { source: path, reason } : { source: path, reason, field });
     };
-    const size = (await stat(path)).size;
-    // Checked before reading: a 50 MB file is never buffered just to be rejected.
-    if (size > limits.maxFileBytes) {
-      report(tooLarge(size, limits.maxFileBytes));
-      continue;
-    }
+    let bytes: Uint8Array;
     let sidecar: string | null = null;
-    if (allSet.has(path + SIDECAR)) {
-      if ((await stat(path + SIDECAR)).size > MAX_SIDECAR_BYTES) {
-        report(`metadata sidecar too large (limit ${MAX_SIDECAR_BYTES} bytes)`);
+    try {
+      const size = (await stat(path)).size;
+      // Checked before reading: a 50 MB file is never buffered just to be rejected.
+      if (size > limits.maxFileBytes) {
+        report(tooLarge(size, limits.maxFileBytes));
         continue;
       }
-      sidecar = await readFile(path + SIDECAR, "utf8");
+      if (allSet.has(path + SIDECAR)) {
+        if ((await stat(path + SIDECAR)).size > MAX_SIDECAR_BYTES) {
+          report(`metadata sidecar too large (limit ${MAX_SIDECAR_BYTES} bytes)`);
+          continue;
+        }
+        sidecar = await readFile(path + SIDECAR, "utf8");
+      }
+      bytes = await readFile(path);
+    } catch (error) {
+      report(`unreadable file (${errorCode(error)})`);
+      continue;
     }
-    const parsed = await parseDocumentBytes(await readFile(path), {
+    const parsed = await parseDocumentBytes(bytes, {
       path,
       sidecar,
       ...(options.defaults === undefined ? {} : { defaults: options.defaults }),
@@ -219,6 +232,11 @@ export async function loadDocumentDir(dir: string, options: LoadDocumentDirOptio
   }
   problems.sort((a, b) => compare(relative(dir, a.source), relative(dir, b.source)));
   return { documents, problems };
+}
+
+function errorCode(error: unknown): string {
+  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
+  return code !== "" ? code : shortMessage(error);
 }
 
 function compare(a: string, b: string): number {

@@ -2,6 +2,7 @@ import type { List, Nodes, Root, RootContent } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmTableFromMarkdown } from "mdast-util-gfm-table";
 import { gfmTable } from "micromark-extension-gfm-table";
+import { parseHtml } from "./html.js";
 import { splitFrontMatter } from "./metadata.js";
 import type { DraftBlock, DraftResult } from "./model.js";
 import { collapse } from "./text.js";
@@ -53,8 +54,12 @@ function walk(parent: Root | Extract<RootContent, { children: unknown }>, out: D
       case "blockquote":
         walk(node, out);
         break;
+      case "html":
+        // Raw HTML blocks (a CMS's <table>, a <dl>) are document text too; comments give nothing.
+        out.push(...parseHtml(node.value).blocks);
+        break;
       default:
-        // thematicBreak, html, definition, footnotes, yaml: no customer-facing text of their own.
+        // thematicBreak, definition, footnotes, yaml: no customer-facing text of their own.
         break;
     }
   }

@@ -2,7 +2,7 @@ import { copyFile, mkdir, mkdtemp, rm, truncate, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadDocumentDir, mediaTypeOf, parseDocumentBytes, parseSidecar } from "../../src/documents/index.js";
+import { loadDocumentDir, mediaTypeOf, parseDocumentBytes, parseSidecar, toUnits } from "../../src/documents/index.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -51,6 +51,20 @@ describe("mediaTypeOf", () => {
     expect(mediaTypeOf({ mediaType: "Application/VND.openxmlformats-officedocument.wordprocessingml.document", path: "x.pdf" })).toBe("application/vnd.openxmlformats-officedocument.wordprocessingml.document");
     expect(mediaTypeOf({ mediaType: "application/zip" })).toBeNull();
     expect(mediaTypeOf({ path: "x.doc" })).toBeNull();
+  });
+});
+
+describe("the bundled sample corpus", () => {
+  it("loads all 26 markdown documents with no problem and no warning", async () => {
+    const { documents, problems } = await loadDocumentDir(join(import.meta.dirname, "..", "..", "data", "corpus"));
+    expect(problems).toEqual([]);
+    expect(documents).toHaveLength(26);
+    expect(documents.flatMap(({ warnings }) => warnings)).toEqual([]);
+    const travel = documents.find(({ document }) => document.metadata.id === "travel-en")?.document;
+    const items = travel === undefined ? [] : toUnits(travel).units.filter((unit) => unit.kind === "item");
+    expect(items.map((unit) => unit.text)).toContain(
+      "How much does travel insurance cost? — The travel premium for one adult aged 13 to 65 on the Silver plan costs: 8 to 15 days: 6,800,000 rials",
+    );
   });
 });
 

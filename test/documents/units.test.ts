@@ -118,6 +118,15 @@ describe("unit rendering and bounds", () => {
     expect(toUnits(document).units.map((unit) => unit.text)).toEqual(["Read this carefully.", "Exclusions — The policy does not pay for: war", "Exclusions — The policy does not pay for: riots"]);
   });
 
+  it("raw HTML blocks in markdown (a CMS's table, a definition list) are parsed, not dropped", async () => {
+    const md = `${FRONT}## Limits\n\n<table><tr><th>Cover</th><th>Limit</th></tr><tr><td>Baggage</td><td>€500</td></tr></table>\n\n<!-- internal note -->\n\n<dl><dt>Deductible</dt><dd>5%</dd></dl>\n`;
+    const { units } = toUnits(await parseMarkdown(md));
+    expect(units.map((unit) => [unit.kind, unit.text])).toEqual([
+      ["row", "Limits — Baggage — Limit: €500"],
+      ["item", "Limits — Deductible: 5%"],
+    ]);
+  });
+
   it("stops at maxUnits with a warning that says so", async () => {
     const md = `${FRONT}${Array.from({ length: 10 }, (_, i) => `Paragraph ${i}.`).join("\n\n")}`;
     const { units, warnings } = toUnits(await parseMarkdown(md), { maxUnits: 4 });
