@@ -3,8 +3,10 @@
  * and turning blocks into citable units with stable ids. A leaf module: it imports only
  * src/text (and nothing of src/ imports it yet).
  */
-export { DEFAULT_LIMITS, loadDocumentDir, mediaTypeOf, parseDocumentBytes } from "./load.js";
-export type { DocumentLimits, LoadDocumentDirOptions, LoadedDocument, LoadedDocuments, ParseDocumentOptions, ParseDocumentResult } from "./load.js";
+export { loadDocumentDir, loadDocumentFile } from "./directory.js";
+export type { LoadDocumentOptions, LoadedDocument, LoadedDocuments } from "./directory.js";
+export { DEFAULT_LIMITS, mediaTypeOf, parseDocumentBytes } from "./load.js";
+export type { DocumentLimits, ParseDocumentOptions, ParseDocumentResult } from "./load.js";
 export { parseSidecar, resolveMetadata, splitFrontMatter } from "./metadata.js";
 export type { Fields } from "./metadata.js";
 export { MEDIA_TYPES, METADATA_FIELDS } from "./model.js";

@@ -1,10 +1,9 @@
-import { readdir, readFile, stat } from "node:fs/promises";
-import { basename, extname, join, relative, sep } from "node:path";
+import { extname } from "node:path";
 import { hasText, parseDocx, shortMessage } from "./docx.js";
 import { parseHtml } from "./html.js";
 import { parseMarkdown } from "./markdown.js";
 import { parseSidecar, resolveMetadata, splitFrontMatter, type Fields } from "./metadata.js";
-import type { DocumentProblem, DocumentWarning, DraftResult, MediaType, MetadataField, ParsedDocument } from "./model.js";
+import type { DocumentWarning, DraftResult, MediaType, MetadataField, ParsedDocument } from "./model.js";
 import { MEDIA_TYPES } from "./model.js";
 import { parsePdf } from "./pdf.js";
 import { buildBlocks } from "./structure.js";
@@ -40,7 +39,7 @@ export type ParseDocumentResult =
   | { kind: "ok"; document: ParsedDocument; warnings: DocumentWarning[] }
   | { kind: "invalid"; reason: string; field?: MetadataField };
 
-const EXTENSIONS: Record<string, MediaType> = {
+export const EXTENSIONS: Readonly<Record<string, MediaType>> = {
   ".md": MEDIA_TYPES.markdown,
   ".markdown": MEDIA_TYPES.markdown,
   ".html": MEDIA_TYPES.html,
@@ -141,116 +140,6 @@ function parsePlainText(text: string): DraftResult {
   return { kind: "ok", draft: { blocks, warnings: [], embedded: split.kind === "ok" ? split.fields : {}, titleHint: null } };
 }
 
-function tooLarge(bytes: number, max: number): string {
+export function tooLarge(bytes: number, max: number): string {
   return `file too large: ${bytes} bytes (limit ${max} bytes)`;
-}
-
-export interface LoadDocumentDirOptions {
-  defaults?: Fields;
-  limits?: Partial<DocumentLimits>;
-}
-
-export interface LoadedDocument {
-  document: ParsedDocument;
-  warnings: DocumentWarning[];
-}
-
-export interface LoadedDocuments {
-  /** Valid documents, in path order. */
-  documents: LoadedDocument[];
-  /** One entry per rejected file (or duplicate id, or orphan sidecar), in path order. */
-  problems: DocumentProblem[];
-}
-
-const SIDECAR = ".metadata.json";
-const MAX_SIDECAR_BYTES = 64 * 1024;
-// A README describes the folder itself; it is not a document for customers.
-const README = /^readme(?:\.[^.]+)?$/iu;
-
-/**
- * Every document under `dir`, recursively, in code-unit order of relative paths (deterministic
- * across machines), skipping hidden entries and READMEs. Each file's `<file>.metadata.json` is
- * its sidecar. Every bad file is reported with its path and reason; none stops the others.
- */
-export async function loadDocumentDir(dir: string, options: LoadDocumentDirOptions = {}): Promise<LoadedDocuments> {
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const all = await listFiles(dir);
-  const sorted = (paths: string[]): string[] => paths.sort((a, b) => compare(relative(dir, a).split(sep).join("/"), relative(dir, b).split(sep).join("/")));
-  const files = sorted(all.filter((path) => EXTENSIONS[extname(path).toLowerCase()] !== undefined && !README.test(basename(path))));
-  const fileSet = new Set(files);
-  const allSet = new Set(all);
-  const problems: DocumentProblem[] = [];
-  for (const path of sorted(all.filter((path) => path.endsWith(SIDECAR)))) {
-    if (!fileSet.has(path.slice(0, -SIDECAR.length))) problems.push({ source: path, reason: `metadata sidecar without a document (${basename(path.slice(0, -SIDECAR.length))} not found)` });
-  }
-
-  const documents: LoadedDocument[] = [];
-  const firstSeen = new Map<string, string>();
-  for (const path of files) {
-    const report = (reason: string, field?: MetadataField): void => {
-      problems.push(field === undefined ? { source: path, reason } : { source: path, reason, field });
-    };
-    let bytes: Uint8Array;
-    let sidecar: string | null = null;
-    try {
-      const size = (await stat(path)).size;
-      // Checked before reading: a 50 MB file is never buffered just to be rejected.
-      if (size > limits.maxFileBytes) {
-        report(tooLarge(size, limits.maxFileBytes));
-        continue;
-      }
-      if (allSet.has(path + SIDECAR)) {
-        if ((await stat(path + SIDECAR)).size > MAX_SIDECAR_BYTES) {
-          report(`metadata sidecar too large (limit ${MAX_SIDECAR_BYTES} bytes)`);
-          continue;
-        }
-        sidecar = await readFile(path + SIDECAR, "utf8");
-      }
-      bytes = await readFile(path);
-    } catch (error) {
-      report(`unreadable file (${errorCode(error)})`);
-      continue;
-    }
-    const parsed = await parseDocumentBytes(bytes, {
-      path,
-      sidecar,
-      ...(options.defaults === undefined ? {} : { defaults: options.defaults }),
-      limits,
-    });
-    if (parsed.kind === "invalid") {
-      report(parsed.reason, parsed.field);
-      continue;
-    }
-    const id = parsed.document.metadata.id;
-    const previous = firstSeen.get(id);
-    if (previous !== undefined) {
-      report(`duplicate id "${id}" (first defined in ${previous})`, "id");
-      continue;
-    }
-    firstSeen.set(id, path);
-    documents.push({ document: parsed.document, warnings: parsed.warnings });
-  }
-  problems.sort((a, b) => compare(relative(dir, a.source), relative(dir, b.source)));
-  return { documents, problems };
-}
-
-function errorCode(error: unknown): string {
-  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
-  return code !== "" ? code : shortMessage(error);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-async function listFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    // Hidden entries are editor and VCS droppings (.git, .#draft.md), never documents.
-    if (entry.name.startsWith(".")) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await listFiles(path)));
-    else if (entry.isFile()) out.push(path);
-  }
-  return out;
 }

@@ -2,7 +2,7 @@ import { copyFile, mkdir, mkdtemp, rm, truncate, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadDocumentDir, mediaTypeOf, parseDocumentBytes, parseSidecar, toUnits } from "../../src/documents/index.js";
+import { loadDocumentDir, loadDocumentFile, mediaTypeOf, parseDocumentBytes, parseSidecar, toUnits } from "../../src/documents/index.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -111,6 +111,15 @@ describe("loadDocumentDir", () => {
       { source: join(dir, "orphan.pdf.metadata.json"), reason: "metadata sidecar without a document (orphan.pdf not found)" },
       { source: join(dir, "scanned.pdf"), reason: "no text layer (scanned PDF?)" },
     ]);
+  });
+
+  it("loadDocumentFile: one file with its sidecar; an unreadable path is a problem, not a throw", async () => {
+    await copyFile(join(FIXTURES, "travel-fa.pdf"), join(dir, "t.pdf"));
+    await copyFile(join(FIXTURES, "travel-fa.pdf.metadata.json"), join(dir, "t.pdf.metadata.json"));
+    expect(await loadDocumentFile(join(dir, "t.pdf"))).toMatchObject({ kind: "ok", document: { metadata: { id: "travel-fa", lang: "fa", mediaType: "application/pdf" } }, warnings: [] });
+    await mkdir(join(dir, "folder.md"));
+    expect(await loadDocumentFile(join(dir, "folder.md"))).toEqual({ kind: "invalid", reason: "unreadable file (EISDIR)" });
+    expect(await loadDocumentFile(join(dir, "missing.md"))).toEqual({ kind: "invalid", reason: "unreadable file (ENOENT)" });
   });
 
   it("fills missing fields from the caller's defaults (ingest flags) and applies its limits", async () => {
