@@ -96,8 +96,13 @@ export function layoutPages(pages: PageItem[][]): DraftBlock[] {
 
     if (line.segments.length >= 2) {
       let j = i + 1;
-      for (let n = next(j); n !== undefined && n.segments.length >= 2 && !MARKER.test(n.text) && n.size < body * HEADING_RATIO && gapTo(lines[j - 1] as Line, n) <= lineGap * 3; n = next(++j));
-      if (j - i >= 2) {
+      let lastRow = line;
+      for (let n = next(j); n !== undefined && !MARKER.test(n.text) && n.size < body * HEADING_RATIO; n = next(++j)) {
+        const gap = gapTo(lines[j - 1] as Line, n);
+        if (!(n.segments.length >= 2 ? gap <= lineGap * 3 : gap <= lineGap * 1.25 && wrappedCell(n, lastRow))) break;
+        if (n.segments.length >= 2) lastRow = n;
+      }
+      if (lines.slice(i, j).filter((candidate) => candidate.segments.length >= 2).length >= 2) {
         const rows = tableRows(lines.slice(i, j));
         const last = blocks[blocks.length - 1];
         if (last?.kind === "table" && last.page !== page && last.headerRows[0]?.length === rows[0]?.length) {
@@ -212,6 +217,19 @@ function tableRows(lines: Line[]): string[][] {
     }
     return cells;
   });
+}
+
+/**
+ * A one-run line inside a table that starts exactly where a cell other than the first starts in
+ * the row above: the wrapped end of a long cell. It stays in the table (as a row with an empty
+ * label) instead of ending it, which would make the next row the header of a new table. A
+ * paragraph after a table starts at the margin, not at a cell's edge.
+ */
+function wrappedCell(line: Line, above: Line): boolean {
+  const segment = line.segments[0];
+  if (segment === undefined) return false;
+  const edge = (s: { x0: number; x1: number }): number => (above.rtl ? s.x1 : s.x0);
+  return above.segments.slice(1).some((cell) => Math.abs(edge(cell) - edge(segment)) <= 1.5);
 }
 
 /** A continuation line of a list item starts at least as far in as the item's text. */

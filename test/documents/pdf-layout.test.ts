@@ -66,6 +66,38 @@ describe("PDF layout", () => {
     });
   });
 
+  it("a wrapped cell (a one-run line clear of the first column) stays in its table", () => {
+    const page = [
+      run("Lines of body text so that twelve points is the body size.", 50, 800),
+      run("Cover", 50, 770),
+      run("What is paid", 200, 770),
+      run("Fire", 50, 754),
+      run("Repair or rebuilding of the home,", 200, 754),
+      run("at today's prices", 200, 740),
+      run("and the architect's fees", 200, 726),
+      run("Theft", 50, 710),
+      run("Stolen contents", 200, 710),
+      run("A paragraph after the table.", 50, 676),
+    ];
+    expect(layoutPages([page]).slice(1)).toEqual([
+      {
+        kind: "table",
+        caption: null,
+        headerRows: [["Cover", "What is paid"]],
+        bodyRows: [
+          ["Fire", "Repair or rebuilding of the home,"],
+          ["", "at today's prices"],
+          ["", "and the architect's fees"],
+          ["Theft", "Stolen contents"],
+        ],
+        rowHeaderColumn: null,
+        mergedCells: false,
+        page: 1,
+      },
+      { kind: "paragraph", text: "A paragraph after the table.", emphasized: false, page: 1 },
+    ]);
+  });
+
   it("right-to-left: runs and columns read from the right, a zero-width split between letters is a ZWNJ", () => {
     const page = [
       // "می‌پردازد" split at its ZWNJ into two touching runs; "۱۲" a run of its own.
