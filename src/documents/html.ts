@@ -2,7 +2,7 @@ import type { Element, ElementContent, Root, RootContent } from "hast";
 import { fromHtml } from "hast-util-from-html";
 import type { DocumentWarning, DraftBlock, DraftDocument, MetadataField } from "./model.js";
 import { METADATA_FIELDS } from "./model.js";
-import { collapse } from "./text.js";
+import { collapse, flattenList, type ListTree } from "./text.js";
 
 /**
  * HTML through hast-util-from-html (parse5, the WHATWG algorithm browsers use, so broken markup
@@ -63,9 +63,9 @@ class Walker {
     } else if (tag === "p" || tag === "pre" || tag === "li" || tag === "address" || tag === "summary") {
       this.blocks.push({ kind: "paragraph", text: textOf(node), emphasized: isEmphasized(node), page: null });
     } else if (tag === "ul" || tag === "ol") {
-      this.blocks.push({ kind: "list", ordered: tag === "ol", items: listItems(node, null), page: null });
+      this.blocks.push({ kind: "list", ordered: tag === "ol", start: tag === "ol" ? startOf(node) : null, items: flattenList(listTree(node)), page: null });
     } else if (tag === "dl") {
-      this.blocks.push({ kind: "list", ordered: false, items: definitionItems(node), page: null });
+      this.blocks.push({ kind: "list", ordered: false, start: null, items: definitionItems(node), page: null });
     } else if (tag === "table") {
       this.table(node, null);
     } else if (tag === "figure") {
@@ -162,6 +162,12 @@ function expandSpans(rows: Element[]): { grid: GridCell[][]; merged: boolean } {
   return { grid: grid.map((row) => Array.from(row, (cell) => cell ?? { text: "", th: false })), merged };
 }
 
+/** `<ol start="4">`: the first item's number (1 when absent or not a number). */
+function startOf(list: Element): number {
+  const start = Number.parseInt(String(list.properties["start"] ?? "1"), 10);
+  return Number.isInteger(start) ? start : 1;
+}
+
 function clampSpan(value: unknown, max: number): number {
   const n = typeof value === "number" ? value : Number.parseInt(String(value ?? "1"), 10);
   return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : 1;
@@ -175,17 +181,16 @@ function looksLikeHeader(grid: GridCell[][]): boolean {
   return words && rest.some((row) => row.some((cell) => /\p{N}/u.test(cell.text)));
 }
 
-function listItems(list: Element, context: string | null): string[] {
-  const items: string[] = [];
-  for (const item of elements(list)) {
-    if (item.tagName !== "li") continue;
-    const nested = elements(item).filter((child) => child.tagName === "ul" || child.tagName === "ol");
-    const own = collapse(item.children.filter((child) => !nested.includes(child as Element)).map(textOf).join(" "));
-    const text = context === null ? own : own === "" ? context : `${context} — ${own}`;
-    if (own !== "") items.push(text);
-    for (const child of nested) items.push(...listItems(child, text === "" ? null : text));
-  }
-  return items;
+function listTree(list: Element): ListTree {
+  return {
+    ordered: list.tagName === "ol",
+    items: elements(list)
+      .filter((item) => item.tagName === "li")
+      .map((item) => {
+        const nested = elements(item).filter((child) => child.tagName === "ul" || child.tagName === "ol");
+        return { text: item.children.filter((child) => !nested.includes(child as Element)).map(textOf).join(" "), lists: nested.map(listTree) };
+      }),
+  };
 }
 
 /** `<dt>Deductible</dt><dd>5%</dd>` → "Deductible: 5%". */

@@ -5,7 +5,7 @@ import { gfmTable } from "micromark-extension-gfm-table";
 import { parseHtml } from "./html.js";
 import { splitFrontMatter } from "./metadata.js";
 import type { DraftBlock, DraftResult } from "./model.js";
-import { collapse } from "./text.js";
+import { collapse, flattenList, type ListTree } from "./text.js";
 
 /**
  * Markdown through micromark (CommonMark) with GFM tables. Only the table extension is loaded:
@@ -44,7 +44,7 @@ function walk(parent: Root | Extract<RootContent, { children: unknown }>, out: D
         out.push({ kind: "paragraph", text: node.value, emphasized: false, page: null });
         break;
       case "list":
-        out.push({ kind: "list", ordered: node.ordered === true, items: listItems(node, null), page: null });
+        out.push({ kind: "list", ordered: node.ordered === true, start: node.ordered === true ? (node.start ?? 1) : null, items: flattenList(listTree(node)), page: null });
         break;
       case "table": {
         const rows = node.children.map((row) => row.children.map((cell) => inlineText(cell)));
@@ -65,26 +65,17 @@ function walk(parent: Root | Extract<RootContent, { children: unknown }>, out: D
   }
 }
 
-/**
- * A list's items as text. A nested item keeps its parent as context ("Baggage — lost in
- * transit"), because on its own it may not say what it is about.
- */
-function listItems(list: List, context: string | null): string[] {
-  const items: string[] = [];
-  for (const item of list.children) {
-    const own = collapse(
-      item.children
+function listTree(list: List): ListTree {
+  return {
+    ordered: list.ordered === true,
+    items: list.children.map((item) => ({
+      text: item.children
         .filter((child) => child.type !== "list")
         .map((child) => inlineText(child))
         .join(" "),
-    );
-    const text = context === null ? own : own === "" ? context : `${context} — ${own}`;
-    if (own !== "") items.push(text);
-    for (const child of item.children) {
-      if (child.type === "list") items.push(...listItems(child, text === "" ? null : text));
-    }
-  }
-  return items;
+      lists: item.children.filter((child): child is List => child.type === "list").map(listTree),
+    })),
+  };
 }
 
 /** A paragraph that is all bold or all italic ("**Premium for one adult:**"). */

@@ -52,7 +52,12 @@ export interface ListBlock extends BlockBase {
   /** The sentence that introduces the list ("Travel insurance does not pay for:"), if any. */
   leadIn: string | null;
   ordered: boolean;
-  /** Item texts without their markers; a nested item reads "<parent item> — <child item>". */
+  /** An ordered list's first number (`<ol start="3">`, "3." in markdown or a PDF); null if unordered. */
+  start: number | null;
+  /**
+   * Item texts without their markers. A nested bulleted item reads "<parent> — <child>"; the
+   * nested items of a numbered step are folded into it ("<step> — <detail>; <detail>").
+   */
   items: string[];
 }
 
@@ -112,7 +117,7 @@ export type DraftBlock =
       emphasized: boolean;
       page: number | null;
     }
-  | { kind: "list"; ordered: boolean; items: string[]; page: number | null }
+  | { kind: "list"; ordered: boolean; start: number | null; items: string[]; page: number | null }
   | {
       kind: "table";
       /** An explicit caption (HTML <caption>); null when the format has none. */

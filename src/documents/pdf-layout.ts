@@ -1,3 +1,4 @@
+import { toAsciiDigits } from "../text/normalize.js";
 import type { DraftBlock } from "./model.js";
 
 /**
@@ -89,7 +90,9 @@ export function layoutPages(pages: PageItem[][]): DraftBlock[] {
         previous = n;
         j += 1;
       }
-      blocks.push({ kind: "list", ordered, items, page });
+      const first = /^\(?([0-9\u06F0-\u06F9]{1,3})/u.exec(line.text)?.[1];
+      const start = ordered && first !== undefined ? Number(toAsciiDigits(first)) : null;
+      blocks.push({ kind: "list", ordered, start, items, page });
       i = j;
       continue;
     }

@@ -65,7 +65,7 @@ export function buildBlocks(draft: readonly DraftBlock[], options: StructureOpti
           if (sentences.length === 0) blocks.splice(blocks.indexOf(previous.block), 1);
           else previous.block.text = sentences.join(" ");
         }
-        blocks.push({ kind: "list", leadIn, ordered: item.ordered, items, sectionPath, page: item.page });
+        blocks.push({ kind: "list", leadIn, ordered: item.ordered, start: item.start, items, sectionPath, page: item.page });
         previous = null;
         seenContent = true;
         break;

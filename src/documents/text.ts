@@ -64,3 +64,32 @@ function hardSplit(text: string, maxChars: number): string[] {
 export function sameText(a: string, b: string): boolean {
   return collapse(a).toLowerCase() === collapse(b).toLowerCase();
 }
+
+/** A list as parsed, before flattening: each item's own text and its nested lists. */
+export interface ListTree {
+  ordered: boolean;
+  items: { text: string; lists: ListTree[] }[];
+}
+
+/**
+ * A list's items as flat texts. In a bulleted list a nested item becomes an item of its own with
+ * its parent as context ("Baggage — lost in transit"), because alone it may not say what it is
+ * about. In a numbered list the nested items are folded into their step ("Send the form — with
+ * the invoices; with the report"), so the steps keep their numbers.
+ */
+export function flattenList(list: ListTree, context: string | null = null): string[] {
+  const out: string[] = [];
+  for (const item of list.items) {
+    const own = collapse(item.text);
+    const text = context === null ? own : own === "" ? context : `${context} — ${own}`;
+    if (list.ordered) {
+      const details = item.lists.flatMap((nested) => flattenList(nested));
+      const step = details.length === 0 ? text : text === "" ? details.join("; ") : `${text} — ${details.join("; ")}`;
+      if (step !== "") out.push(step);
+      continue;
+    }
+    if (own !== "") out.push(text);
+    for (const nested of item.lists) out.push(...flattenList(nested, text === "" ? null : text));
+  }
+  return out;
+}

@@ -82,7 +82,7 @@ function unitsOf(block: Block, maxChars: number): Draft[] {
     case "list": {
       const heading = block.sectionPath[block.sectionPath.length - 1] ?? null;
       return block.items.flatMap((item, index) => {
-        const numbered = block.ordered ? `${index + 1}. ${item}` : item;
+        const numbered = block.ordered ? `${(block.start ?? 1) + index}. ${item}` : item;
         const body = block.leadIn === null ? numbered : `${block.leadIn} ${numbered}`;
         const prefix = heading === null ? "" : `${heading}${SEPARATOR}`;
         return fitWithPrefix(prefix, body, maxChars).map((text) => ({

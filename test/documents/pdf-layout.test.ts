@@ -35,8 +35,8 @@ describe("PDF layout", () => {
       { kind: "paragraph", text: "A second paragraph starts after a wider gap.", emphasized: false, page: 1 },
       { kind: "heading", level: 2, text: "Cover", page: 1 },
       { kind: "paragraph", text: "We pay for:", emphasized: false, page: 1 },
-      { kind: "list", ordered: false, items: ["fire and theft of the car, including parts stolen from it;", "glass breakage."], page: 1 },
-      { kind: "list", ordered: true, items: ["Report the claim.", "Send the documents."], page: 1 },
+      { kind: "list", ordered: false, start: null, items: ["fire and theft of the car, including parts stolen from it;", "glass breakage."], page: 1 },
+      { kind: "list", ordered: true, start: 1, items: ["Report the claim.", "Send the documents."], page: 1 },
     ]);
   });
 

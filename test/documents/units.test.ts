@@ -108,12 +108,24 @@ describe("unit rendering and bounds", () => {
     expect(units.every((unit): unit is Unit & { kind: "item" } => unit.kind === "item" && unit.leadIn === null)).toBe(true);
   });
 
+  it("a numbered list keeps its numbers: its start, and nested details folded into their step", async () => {
+    const md = `${FRONT}## How to claim\n\n3. Fill in the form\n   - with the policy number\n   - with the date of loss\n4. Send it\n`;
+    const document = await parseMarkdown(md);
+    expect(document.blocks).toEqual([
+      { kind: "list", leadIn: null, ordered: true, start: 3, items: ["Fill in the form — with the policy number; with the date of loss", "Send it"], sectionPath: ["How to claim"], page: null },
+    ]);
+    expect(toUnits(document).units.map((unit) => unit.text)).toEqual(["How to claim — 3. Fill in the form — with the policy number; with the date of loss", "How to claim — 4. Send it"]);
+    const html = `<h2>How to claim</h2><ol start="3"><li>Fill in the form<ul><li>with the policy number</li><li>with the date of loss</li></ul></li><li>Send it</li></ol>`;
+    const fromHtml = await parseDocumentBytes(new TextEncoder().encode(html), { mediaType: "text/html", defaults: { id: "doc", title: "Doc", product: "travel", domain: "travel", lang: "en" } });
+    expect(fromHtml.kind === "ok" && fromHtml.document.blocks).toEqual(document.blocks);
+  });
+
   it("a lead-in paragraph of several sentences gives only its last sentence to the list", async () => {
     const md = `${FRONT}## Exclusions\n\nRead this carefully. The policy does not pay for:\n\n- war\n- riots\n`;
     const document = await parseMarkdown(md);
     expect(document.blocks).toEqual([
       { kind: "paragraph", text: "Read this carefully.", sectionPath: ["Exclusions"], page: null },
-      { kind: "list", leadIn: "The policy does not pay for:", ordered: false, items: ["war", "riots"], sectionPath: ["Exclusions"], page: null },
+      { kind: "list", leadIn: "The policy does not pay for:", ordered: false, start: null, items: ["war", "riots"], sectionPath: ["Exclusions"], page: null },
     ]);
     expect(toUnits(document).units.map((unit) => unit.text)).toEqual(["Read this carefully.", "Exclusions — The policy does not pay for: war", "Exclusions — The policy does not pay for: riots"]);
   });
