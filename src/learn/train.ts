@@ -179,7 +179,10 @@ export function exportWeights(model: LinearModel, options: ExportOptions = DEFAU
     const values: number[] = [];
     let previous = -1;
     for (let f = 0; f < F; f++) {
-      const w = roundSignificant(shifted[f * K + k]!, options.significantDigits);
+      const raw = shifted[f * K + k]!;
+      // Rounding moves a weight by a relative 10^-digits at most: most are pruned without it.
+      if (Math.abs(raw) < options.pruneBelow * 0.99) continue;
+      const w = options.significantDigits >= 17 ? raw : roundSignificant(raw, options.significantDigits);
       if (w === 0 || Math.abs(w) < options.pruneBelow) continue;
       const bucket = model.buckets[f]!;
       bucketGaps.push(previous < 0 ? bucket : bucket - previous);

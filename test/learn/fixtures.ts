@@ -1,4 +1,4 @@
-import type { Example } from "../../src/learn/index.js";
+import type { Example, TrainClassifierOptions } from "../../src/learn/index.js";
 
 /**
  * A tiny bilingual gates set, written for these tests only (the real data is ~1,500–2,000
@@ -123,3 +123,14 @@ export const TINY_TEST: Example[] = [
     "شاکیم",
   ]),
 ];
+
+/**
+ * Options for training on the tiny set: three folds, and calibration bars low enough for 60
+ * examples (on tiny data no probability comes near the defaults).
+ */
+export const TINY_OPTIONS: TrainClassifierOptions = {
+  name: "tiny",
+  train: TINY_TRAIN,
+  test: TINY_TEST,
+  calibration: { folds: 3, minSupport: 2, minThreshold: 0.3, targetPrecision: 0.9 },
+};
