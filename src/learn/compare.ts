@@ -1,6 +1,6 @@
 import { detectLanguage, type Language } from "../text/index.js";
 import type { Example } from "./data.js";
-import { computeMetrics, round4, type Prediction } from "./evaluate.js";
+import { subsetMetrics, type Prediction, type SubsetMetrics } from "./evaluate.js";
 import type { Classifier } from "./model.js";
 import { trainClassifier, type TrainClassifierOptions, type TrainedClassifier } from "./pipeline.js";
 
@@ -10,42 +10,25 @@ import { trainClassifier, type TrainClassifierOptions, type TrainedClassifier } 
  * numbers (`train-classifier --compare-per-language`).
  */
 
-export interface LanguageSummary {
-  accuracy: number;
-  macroF1: number;
-  /** Share of test examples decided alone, and the accuracy of those decisions. */
-  coverage: number;
-  confidentAccuracy: number;
-}
-
 export interface LanguageComparison {
   language: Language;
   /** Test examples of this language. */
   examples: number;
-  bilingual: LanguageSummary;
+  bilingual: SubsetMetrics;
   /** null when a per-language model could not be trained (the reason is in `note`). */
-  perLanguage: LanguageSummary | null;
+  perLanguage: SubsetMetrics | null;
   note?: string;
 }
 
 const languageOf = (e: Example) => detectLanguage(e.text).language;
 
-function summarize(classifier: Classifier, test: readonly Example[]): LanguageSummary {
+function summarize(classifier: Classifier, test: readonly Example[]): SubsetMetrics {
   const classes = classifier.classes;
-  const thresholds = classes.map((c) => classifier.thresholds[c] ?? null);
   const predictions: Prediction[] = test.map((e) => {
     const c = classifier.classify(e.text);
     return { actual: classes.indexOf(e.label), predicted: classes.indexOf(c.label), probability: c.probability };
   });
-  const m = computeMetrics(classes, predictions, thresholds);
-  // Macro F1 over the classes this language's test set has: absent classes would count as 0.
-  const present = Object.values(m.perClass).filter((c) => c.support > 0);
-  return {
-    accuracy: m.accuracy,
-    macroF1: round4(present.reduce((a, c) => a + c.f1, 0) / Math.max(1, present.length)),
-    coverage: m.confident.coverage,
-    confidentAccuracy: m.confident.accuracy,
-  };
+  return subsetMetrics(classes, predictions, classes.map((c) => classifier.thresholds[c] ?? null));
 }
 
 export function comparePerLanguage(options: TrainClassifierOptions, bilingual: TrainedClassifier): LanguageComparison[] {

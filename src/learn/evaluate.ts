@@ -106,6 +106,29 @@ export function computeMetrics(classes: readonly string[], predictions: readonly
   };
 }
 
+/** The headline figures of a subset (one language): macro F1 over the classes it has examples of. */
+export interface SubsetMetrics {
+  examples: number;
+  accuracy: number;
+  macroF1: number;
+  /** Share of the subset decided alone, and the share of those decisions that were right. */
+  coverage: number;
+  confidentAccuracy: number;
+}
+
+export function subsetMetrics(classes: readonly string[], predictions: readonly Prediction[], thresholds: readonly (number | null)[]): SubsetMetrics {
+  const m = computeMetrics(classes, predictions, thresholds);
+  // A class absent from the subset would count as F1 0 and drag the mean down for nothing.
+  const present = Object.values(m.perClass).filter((c) => c.support > 0);
+  return {
+    examples: m.examples,
+    accuracy: m.accuracy,
+    macroF1: round4(present.reduce((a, c) => a + c.f1, 0) / Math.max(1, present.length)),
+    coverage: m.confident.coverage,
+    confidentAccuracy: m.confident.accuracy,
+  };
+}
+
 export interface CalibrationOptions {
   /** Folds the training data is cut into by a stable hash of each text. Default 5. */
   folds: number;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CalibrationOptions, Metrics } from "./evaluate.js";
+import type { CalibrationOptions, Metrics, SubsetMetrics } from "./evaluate.js";
 import { featureConfigProblems, featureFingerprint, MAX_HASH_BITS, MIN_HASH_BITS, type FeatureConfig } from "./features.js";
 import { createScorer } from "./scorer.js";
 import type { ExportOptions, SparseClassWeights, TrainOptions } from "./train.js";
@@ -12,12 +12,6 @@ import type { ExportOptions, SparseClassWeights, TrainOptions } from "./train.js
 
 export const ARTEFACT_FORMAT = "frontdesk.classifier";
 export const ARTEFACT_VERSION = 1;
-
-export interface LanguageMetrics {
-  examples: number;
-  accuracy: number;
-  macroF1: number;
-}
 
 export interface ClassifierArtefact {
   format: typeof ARTEFACT_FORMAT;
@@ -41,7 +35,7 @@ export interface ClassifierArtefact {
   metrics: {
     /** On the held-back test file, with the thresholds above. */
     test: Metrics;
-    testByLanguage: Partial<Record<"fa" | "en", LanguageMetrics>>;
+    testByLanguage: Partial<Record<"fa" | "en", SubsetMetrics>>;
     /** On the cross-fitted folds of the training data the thresholds were chosen on. */
     calibration: { examples: number; perClass: Metrics["confident"]["perClass"] };
     /** What pruning and rounding cost on the test set, against the same model unpruned. */
@@ -60,7 +54,7 @@ const byClass = <T extends z.ZodType>(value: T) => z.record(z.string(), value);
 
 const classMetrics = z.strictObject({ precision: unit, recall: unit, f1: unit, support: count });
 const confidentClass = z.strictObject({ threshold: unit.nullable(), decided: count, precision: unit, recall: unit });
-const languageMetrics = z.strictObject({ examples: count, accuracy: unit, macroF1: unit });
+const languageMetrics = z.strictObject({ examples: count, accuracy: unit, macroF1: unit, coverage: unit, confidentAccuracy: unit });
 
 const ArtefactSchema = z.strictObject({
   format: z.literal(ARTEFACT_FORMAT, { error: (issue) => `expected "${ARTEFACT_FORMAT}", got ${JSON.stringify(issue.input)}` }),

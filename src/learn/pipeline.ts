@@ -1,8 +1,8 @@
 import { detectLanguage, type Language } from "../text/index.js";
 import { canonicalize, conflictingLabels, datasetSha256, foldOf, overlap, type Example } from "./data.js";
-import { calibrateThresholds, computeMetrics, confidentMetrics, DEFAULT_CALIBRATION, round4, type CalibrationOptions, type Prediction } from "./evaluate.js";
+import { calibrateThresholds, computeMetrics, confidentMetrics, DEFAULT_CALIBRATION, round4, subsetMetrics, type CalibrationOptions, type Prediction } from "./evaluate.js";
 import { createFeaturizer, DEFAULT_FEATURES, featureConfigProblems, featureFingerprint, type FeatureConfig } from "./features.js";
-import { ARTEFACT_FORMAT, ARTEFACT_VERSION, createClassifier, type Classifier, type ClassifierArtefact, type LanguageMetrics } from "./model.js";
+import { ARTEFACT_FORMAT, ARTEFACT_VERSION, createClassifier, type Classifier, type ClassifierArtefact } from "./model.js";
 import { createScorer } from "./scorer.js";
 import { DEFAULT_EXPORT, DEFAULT_TRAINING, exportWeights, trainSoftmax, type ExportOptions, type TrainOptions } from "./train.js";
 
@@ -78,13 +78,6 @@ function optionProblems(features: FeatureConfig, training: TrainOptions, exporti
     if (!(value >= 0 && value <= 1)) problems.push(`calibration.${key}: must be in [0, 1], got ${value}`);
   }
   return problems;
-}
-
-/** Macro F1 over the classes present in a subset (one language has no support for some classes). */
-function languageMetrics(classes: readonly string[], predictions: readonly Prediction[], thresholds: readonly (number | null)[]): LanguageMetrics {
-  const m = computeMetrics(classes, predictions, thresholds);
-  const present = Object.values(m.perClass).filter((c) => c.support > 0);
-  return { examples: m.examples, accuracy: m.accuracy, macroF1: round4(present.reduce((a, c) => a + c.f1, 0) / Math.max(1, present.length)) };
 }
 
 export function trainClassifier(options: TrainClassifierOptions): TrainedClassifier {
@@ -173,7 +166,7 @@ export function trainClassifier(options: TrainClassifierOptions): TrainedClassif
   pruning.maxProbabilityChange = round4(pruning.maxProbabilityChange);
   artefact.metrics.test = computeMetrics(classes, predictions, thresholds);
   for (const language of ["fa", "en"] as const) {
-    if (byLanguage[language].length > 0) artefact.metrics.testByLanguage[language] = languageMetrics(classes, byLanguage[language], thresholds);
+    if (byLanguage[language].length > 0) artefact.metrics.testByLanguage[language] = subsetMetrics(classes, byLanguage[language], thresholds);
   }
   return { artefact, classifier, warnings };
 }
