@@ -90,8 +90,23 @@ const WORD_START = 0x3c; // <
 const WORD_END = 0x3e; // >
 const ZERO = 0x30;
 
-// Runs of letters and digits are words; ? and ! are one-character tokens (questions, anger).
-const TOKEN = /[\p{L}\p{N}]+|[?!]/gu;
+// Runs of letters and digits (\p{L}, \p{N}) are words; ? and ! are one-character tokens
+// (questions, anger). A table over the BMP instead of a regex: tokenising then allocates
+// nothing, which keeps long documents from feeding the garbage collector. Outside the BMP
+// (emoji, historic scripts) nothing is a word. Built once, on first use (~10 ms).
+let wordCharTable: Uint8Array | undefined;
+function wordChars(): Uint8Array {
+  if (wordCharTable === undefined) {
+    const letterOrDigit = /[\p{L}\p{N}]/u;
+    wordCharTable = new Uint8Array(0x10000);
+    for (let c = 0; c < 0x10000; c++) {
+      if ((c < 0xd800 || c > 0xdfff) && letterOrDigit.test(String.fromCharCode(c))) wordCharTable[c] = 1;
+    }
+  }
+  return wordCharTable;
+}
+const QUESTION = 0x3f;
+const EXCLAMATION = 0x21;
 
 const TF_TABLE = Array.from({ length: 256 }, (_, count) => (count === 0 ? 0 : 1 + ln(count)));
 const tf = (count: number) => (count < TF_TABLE.length ? TF_TABLE[count]! : 1 + ln(count));
@@ -158,24 +173,35 @@ export function createFeaturizer(config: FeatureConfig = DEFAULT_FEATURES): Feat
     return h;
   };
 
+  const isWordChar = wordChars();
+  const pushToken = (n: number, start: number, end: number, word: 0 | 1) => {
+    if (n === starts.length) {
+      const grow = <T extends Int32Array | Uint8Array>(a: T, make: (len: number) => T) => {
+        const b = make(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      starts = grow(starts, (l) => new Int32Array(l));
+      ends = grow(ends, (l) => new Int32Array(l));
+      isWord = grow(isWord, (l) => new Uint8Array(l));
+    }
+    starts[n] = start;
+    ends[n] = end;
+    isWord[n] = word;
+  };
+
   function tokenize(s: string): number {
     let n = 0;
-    TOKEN.lastIndex = 0;
-    for (let m = TOKEN.exec(s); m !== null; m = TOKEN.exec(s)) {
-      if (n === starts.length) {
-        const grow = <T extends Int32Array | Uint8Array>(a: T, make: (len: number) => T) => {
-          const b = make(a.length * 2);
-          b.set(a);
-          return b;
-        };
-        starts = grow(starts, (l) => new Int32Array(l));
-        ends = grow(ends, (l) => new Int32Array(l));
-        isWord = grow(isWord, (l) => new Uint8Array(l));
+    for (let i = 0; i < s.length; ) {
+      const c = s.charCodeAt(i);
+      if (isWordChar[c] === 1) {
+        const start = i;
+        while (i < s.length && isWordChar[s.charCodeAt(i)] === 1) i++;
+        pushToken(n++, start, i, 1);
+      } else {
+        if (c === QUESTION || c === EXCLAMATION) pushToken(n++, i, i + 1, 0);
+        i++;
       }
-      starts[n] = m.index;
-      ends[n] = m.index + m[0].length;
-      isWord[n] = m[0] !== "?" && m[0] !== "!" ? 1 : 0;
-      n++;
     }
     return n;
   }
