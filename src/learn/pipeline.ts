@@ -113,12 +113,16 @@ export function trainClassifier(options: TrainClassifierOptions): TrainedClassif
     }
   }
   const thresholds = calibrateThresholds(classes, validation, calibration);
-  for (const [k, t] of thresholds.entries()) if (t === null) warnings.push(`thresholds: ${classes[k]} never reaches precision ${calibration.targetPrecisionByClass[classes[k]!] ?? calibration.targetPrecision} on the folds: it will never act alone`);
+  thresholds.forEach((t, k) => {
+    const target = calibration.targetPrecisionByClass[classes[k]!] ?? calibration.targetPrecision;
+    if (t === null) warnings.push(`thresholds: ${classes[k]} never reaches precision ${target} on the folds: it will never act alone`);
+  });
 
   const finalModel = trainOn(train.map((_, i) => i));
   const final = exportWeights(finalModel, exporting);
   // The same model without pruning or rounding: what pruning costs, measured on the test set.
-  const unpruned = createScorer({ features, classes, ...exportWeights(finalModel, { pruneBelow: 0, significantDigits: 17 }) });
+  const unprunedWeights = exportWeights(finalModel, { pruneBelow: 0, significantDigits: 17 });
+  const unpruned = createScorer({ features, classes, ...unprunedWeights });
   const countWeights = (w: readonly { values: readonly number[] }[]) => w.reduce((a, c) => a + c.values.length, 0);
   const perClass = <T>(value: (name: string, k: number) => T) => Object.fromEntries(classes.map((name, k) => [name, value(name, k)]));
   const artefact: ClassifierArtefact = {
@@ -140,7 +144,7 @@ export function trainClassifier(options: TrainClassifierOptions): TrainedClassif
       test: computeMetrics(classes, [], thresholds),
       testByLanguage: {},
       calibration: { examples: validation.length, perClass: confidentMetrics(classes, validation, thresholds) },
-      pruning: { weightsKept: countWeights(final.weights), weightsBefore: 0, labelChanges: 0, maxProbabilityChange: 0 },
+      pruning: { weightsKept: countWeights(final.weights), weightsBefore: countWeights(unprunedWeights.weights), labelChanges: 0, maxProbabilityChange: 0 },
     },
     biases: final.biases,
     weights: perClass((_, k) => final.weights[k]!),
@@ -151,7 +155,6 @@ export function trainClassifier(options: TrainClassifierOptions): TrainedClassif
   const predictions: Prediction[] = [];
   const byLanguage: Record<Language, Prediction[]> = { fa: [], en: [] };
   const pruning = artefact.metrics.pruning;
-  pruning.weightsBefore = countWeights(exportWeights(finalModel, { pruneBelow: 0, significantDigits: 17 }).weights);
   for (const e of test) {
     const c = classifier.classify(e.text);
     const p = { actual: classes.indexOf(e.label), predicted: classes.indexOf(c.label), probability: c.probability };
