@@ -60,39 +60,3 @@ export { createChunker, type Chunker, type ChunkerOptions } from "./hybrid/chunk
 export { loadCorpusDir, type LoadCorpusOptions, type LoadedCorpus } from "./ingest/corpus.js";
 export { countDocuments, inputKind, readDocuments } from "./ingest/read.js";
 export { ingestDocuments, IngestInterruptedError, type IngestOptions, type IngestProgress, type IngestReport } from "./ingest/ingest.js";
-
-// Transitional: the internals the old index exported, at their new places.
-export { analyze, analyzeWord, words, EN_STOPWORDS, FA_STOPWORDS } from "../text/analysis/index.js";
-export { DOCUMENT_FIELDS, listDocumentFiles, parseDocument, type ParseOptions, type ParseResult } from "./ingest/corpus.js";
-export { decodePageToken, encodePageToken } from "./document-index.js";
-export { createSqliteDocumentStore, createStoreDocumentIndex } from "./embedded/document-store.js";
-export { createCachedEmbedder } from "./embedding/cache.js";
-export type { LoadReport } from "./embedded/local-index.js";
-export type { DocumentProblem } from "./ingest/rules.js";
-export type { InputKind, ReadOptions } from "./ingest/read.js";
-export { searchableText } from "./hybrid/chunker.js";
-export type { ChunkFilter, ScoredChunkId } from "./embedded/filter.js";
-export {
-  bm25Idf,
-  bm25TermWeights,
-  bm25TfWeight,
-  candidateTermStats,
-  DEFAULT_BM25,
-  documentSparseVector,
-  querySparseVector,
-  type Bm25Parameters,
-  type SparseVector,
-  type TermStats,
-} from "./hybrid/bm25.js";
-export { createSparseIndex, type SparseIndex, type SparseIndexOptions, type SparseSearchOptions } from "./embedded/sparse-index.js";
-export { embedLocal } from "./embedding/local.js";
-export type { RerankProtocol } from "./rerank/http.js";
-export { createDenseIndex, type DenseEntry, type DenseIndex, type DenseIndexOptions, type DenseSearchOptions } from "./embedded/dense-index.js";
-export { rrf, type FusedItem } from "./hybrid/fusion.js";
-export { DEFAULT_RERANK_WEIGHTS, scoreParts, type LexicalRerankWeights, type ScoreParts } from "./rerank/lexical.js";
-export type { AddReport, StageRankings } from "./embedded/retriever.js";
-export { fnv1a32, fmix32 } from "./embedding/hash.js";
-export { chunkFromPayload, chunkPayload, pointId, type ChunkPayload } from "./qdrant/payload.js";
-export { DENSE_VECTOR, PAYLOAD_INDEXES, SPARSE_SCHEME, SPARSE_VECTOR } from "./qdrant/schema.js";
-export { requestFilter } from "./qdrant/filters.js";
-export { queryRequest } from "./qdrant/reads.js";
