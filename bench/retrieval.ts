@@ -19,13 +19,15 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
-import { createChunker } from "../src/retrieval/chunker.js";
-import { createEmbeddedRetriever } from "../src/retrieval/embedded.js";
-import { createLocalEmbedder } from "../src/retrieval/embedding.js";
-import { parseChunkId } from "../src/retrieval/document-index.js";
-import { candidateTermStats } from "../src/retrieval/qdrant.js";
-import { createLexicalReranker } from "../src/retrieval/rerank.js";
-import type { Chunk, SourceDocument } from "../src/retrieval/types.js";
+import {
+  createChunker,
+  createEmbeddedRetriever,
+  createLexicalReranker,
+  createLocalEmbedder,
+  parseChunkId,
+  type Chunk,
+  type SourceDocument,
+} from "../src/retrieval/index.js";
 import { detectLanguage } from "../src/text/language.js";
 
 const { values } = parseArgs({
@@ -245,7 +247,7 @@ for (const query of queries) {
     return chunk === undefined ? [] : [chunk];
   });
   t = performance.now();
-  const local = await createLexicalReranker({ termStats: () => candidateTermStats(top) }).rerank(query.text, top, { language });
+  const local = await createLexicalReranker().rerank(query.text, top, { language });
   latency.rerankCandidateIdf.push(performance.now() - t);
   const order = top.map((_, i) => i).sort((a, b) => (local[b] ?? 0) - (local[a] ?? 0));
   const reranked = [...order.map((i) => (top[i] as Chunk).chunkId), ...explained.fused.slice(candidates).map((f) => f.id)];

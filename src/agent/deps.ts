@@ -4,7 +4,7 @@ import type { Logger } from "../domain/logger.js";
 import type { ModelProvider } from "../models/provider.js";
 import type { RetryPolicy } from "../dependency/retry.js";
 import type { ProfileStore } from "../persistence/ports.js";
-import type { Retriever } from "../retrieval/types.js";
+import type { Retriever } from "../retrieval/index.js";
 import type { Policy } from "./policy.js";
 
 /** The limits and thresholds the graph reads, resolved once from Config. */

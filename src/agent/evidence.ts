@@ -1,6 +1,6 @@
 import type { EvidenceChunk } from "../models/roles.js";
 import { analyze } from "../text/analysis/index.js";
-import type { Chunk } from "../retrieval/types.js";
+import type { Chunk } from "../retrieval/index.js";
 import type { Language } from "../text/language.js";
 import type { Hit } from "./state.js";
 import type { ClarifyOption } from "../domain/turn.js";

@@ -2,7 +2,7 @@ import { Annotation } from "@langchain/langgraph";
 import type { HistoryLine } from "../domain/conversation.js";
 import type { UserProfile } from "../domain/profile.js";
 import type { Intent, GradeVerdict } from "../models/roles.js";
-import type { Chunk } from "../retrieval/types.js";
+import type { Chunk } from "../retrieval/index.js";
 import type { Language } from "../text/language.js";
 import type { Gate } from "./policy.js";
 import type { ClarifyOption, CitedClaim, EscalationOutcome, EscalationReason, RoleUsage, TurnOutcome, TurnResult } from "../domain/turn.js";

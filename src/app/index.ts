@@ -11,9 +11,7 @@ import { createModelProvider, type ModelProvider } from "../models/index.js";
 import { type Persistence } from "../persistence/index.js";
 import { createPersistence } from "../persistence/factory.js";
 import { openLocalDatabase } from "../persistence/sqlite/database.js";
-import { createRetrievalBackend } from "../retrieval/backend.js";
-import type { DocumentIndex, DocumentRules } from "../retrieval/index.js";
-import type { Chunk } from "../retrieval/types.js";
+import { createRetrievalBackend, type Chunk, type DocumentIndex, type DocumentRules } from "../retrieval/index.js";
 
 /** The running service's parts, wired once from configuration (the composition root). */
 export interface App {

@@ -5,10 +5,11 @@ import { loadBundle } from "../app/bundle.js";
 import { ConfigError, loadConfig, type Config } from "../config/config.js";
 import { silentLogger } from "../domain/logger.js";
 import { openLocalDatabase } from "../persistence/sqlite/database.js";
-import { createIngestTarget, documentRules, type IngestTarget } from "../retrieval/backend.js";
 import {
   checkDocumentSize,
   countDocuments,
+  createIngestTarget,
+  documentRules,
   ingestDocuments,
   IngestInterruptedError,
   inputKind,
@@ -16,6 +17,7 @@ import {
   type CorpusProblem,
   type IngestProgress,
   type IngestReport,
+  type IngestTarget,
 } from "../retrieval/index.js";
 import type { CommandIo } from "./chat.js";
 import { oneLine } from "./serve.js";

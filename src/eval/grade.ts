@@ -1,6 +1,6 @@
 import { detectLanguage } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
-import type { Chunk } from "../retrieval/types.js";
+import type { Chunk } from "../retrieval/index.js";
 import { checkAnswerGrounding } from "./grounding.js";
 import { verdictsOf, type Expectation, type Verdict } from "./scenario.js";
 import type { ObservedTurn } from "./target.js";

@@ -1,7 +1,7 @@
 import { toEvidence } from "../agent/evidence.js";
 import { checkGrounding } from "../agent/grounding.js";
 import { analyze } from "../text/analysis/index.js";
-import type { Chunk } from "../retrieval/types.js";
+import type { Chunk } from "../retrieval/index.js";
 import { foldForMatch } from "../text/normalize.js";
 
 /**

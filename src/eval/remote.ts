@@ -2,8 +2,7 @@ import { performance } from "node:perf_hooks";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createAgentClient } from "../client/agent-client.js";
 import type { ReceivedTurnResult } from "../wire/index.js";
-import { createEmbeddedRetriever, createLocalEmbedder, loadCorpusDir } from "../retrieval/index.js";
-import type { Chunk } from "../retrieval/types.js";
+import { createEmbeddedRetriever, createLocalEmbedder, loadCorpusDir, type Chunk } from "../retrieval/index.js";
 import { emptyObservation, type EvalTarget, type ObservedTurn, type TurnRequest } from "./target.js";
 
 /** The chunks of a corpus, by id: what a remote target's citations are checked against. */

@@ -1,5 +1,5 @@
 import type { EscalationReason } from "../domain/turn.js";
-import type { Chunk } from "../retrieval/types.js";
+import type { Chunk } from "../retrieval/index.js";
 
 /**
  * What the evaluation sees of one turn, whichever way it ran (in-process or over the wire).

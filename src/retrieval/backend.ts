@@ -1,20 +1,19 @@
 import type Database from "better-sqlite3";
 import { ConfigError, type Config } from "../config/config.js";
 import type { Logger } from "../domain/logger.js";
-import { createChunker } from "./chunker.js";
-import { loadCorpusDir } from "./corpus.js";
 import type { DocumentIndex } from "./document-index.js";
-import { createMemoryDocumentStore, createSqliteDocumentStore, createStoreDocumentIndex, type DocumentStore } from "./document-store.js";
-import { createEmbeddedRetriever } from "./embedded.js";
-import { createCachedEmbedder } from "./embedding-cache.js";
-import { createLocalEmbedder, type Embedder } from "./embedding.js";
-import { createGeminiEmbedder } from "./gemini-embedder.js";
-import { createHttpReranker } from "./http-reranker.js";
-import type { DocumentRules } from "./ingest.js";
-import { createLocalDocumentIndex } from "./local-index.js";
-import { CollectionSchemaError, createQdrantIndex, type QdrantIndex } from "./qdrant.js";
-import type { Reranker } from "./rerank.js";
-import type { Chunk, Retriever, SourceDocument } from "./types.js";
+import { createMemoryDocumentStore, createSqliteDocumentStore, createStoreDocumentIndex, type DocumentStore } from "./embedded/document-store.js";
+import { createLocalDocumentIndex } from "./embedded/local-index.js";
+import { createEmbeddedRetriever } from "./embedded/retriever.js";
+import { createCachedEmbedder } from "./embedding/cache.js";
+import { createGeminiEmbedder } from "./embedding/gemini.js";
+import { createLocalEmbedder } from "./embedding/local.js";
+import { createChunker } from "./hybrid/chunker.js";
+import { loadCorpusDir } from "./ingest/corpus.js";
+import type { DocumentRules } from "./ingest/rules.js";
+import { CollectionSchemaError, createQdrantIndex, type QdrantIndex } from "./qdrant/qdrant-index.js";
+import { createHttpReranker } from "./rerank/http.js";
+import type { Chunk, Embedder, Reranker, Retriever, SourceDocument } from "./types.js";
 
 /** The configured retrieval stack: what the graph searches and what ingestion writes to. */
 export interface RetrievalBackend {

@@ -52,7 +52,7 @@ export class InvalidPageTokenError extends Error {
 /**
  * Managing the documents behind a Retriever: ingestion writes through it, DocumentService exposes
  * it. Everything is tenant-scoped: the tenant is a key, never inferred from a document id.
- * Documents handed to `upsert` are already valid (see ingest.ts); a failure of a dependency
+ * Documents handed to `upsert` are already valid (see ingest/); a failure of a dependency
  * (embedder, Qdrant) rejects with RetrievalUnavailableError and leaves already-indexed versions
  * searchable.
  */

@@ -1,103 +1,62 @@
-/** The retrieval layer's public API. */
-export * from "./types.js";
-export { analyze, analyzeWord, words, EN_STOPWORDS, FA_STOPWORDS } from "../text/analysis/index.js";
+/**
+ * The retrieval layer's public API: the contracts, and the factories that build them. Everything
+ * else (the hybrid pipeline, the indexes, Qdrant's payloads and requests) is internal to
+ * src/retrieval; its tests import the internal files they test.
+ */
+
+// Contracts: what is retrieved, how, and what a backend promises.
 export {
-  documentFromFields,
-  DOCUMENT_FIELDS,
-  listDocumentFiles,
-  loadCorpusDir,
-  parseDocument,
-  type CorpusProblem,
-  type LoadCorpusOptions,
-  type LoadedCorpus,
-  type ParseOptions,
-  type ParseResult,
-} from "./corpus.js";
+  RetrievalUnavailableError,
+  type Chunk,
+  type Embedder,
+  type Reranker,
+  type RerankOptions,
+  type RetrievalRequest,
+  type RetrievalResult,
+  type RetrievedChunk,
+  type Retriever,
+  type SourceDocument,
+  type StageScores,
+} from "./types.js";
 export {
-  decodePageToken,
-  encodePageToken,
   InvalidPageTokenError,
   parseChunkId,
   type DocumentIndex,
   type DocumentPage,
+  type DocumentSummary,
   type ListOptions,
   type RemoveOutcome,
   type UpsertOutcome,
   type UpsertStatus,
 } from "./document-index.js";
-export { createMemoryDocumentStore, createSqliteDocumentStore, createStoreDocumentIndex, type DocumentStore } from "./document-store.js";
-export { createCachedEmbedder } from "./embedding-cache.js";
-export { createLocalDocumentIndex, type LoadReport, type LocalDocumentIndex, type LocalDocumentIndexOptions } from "./local-index.js";
+// The rules every document is held to, whichever way it arrives (a file, JSONL, the API).
+export { documentFromFields, type CorpusProblem } from "./ingest/corpus.js";
+export { checkDocumentSize, type DocumentRules } from "./ingest/rules.js";
+
+// The configured stack (the composition root's one call), and where `frontdesk ingest` writes.
 export {
-  checkDocumentSize,
-  countDocuments,
-  ingestDocuments,
-  IngestInterruptedError,
-  inputKind,
-  readDocuments,
-  type DocumentProblem,
-  type DocumentRules,
-  type IngestOptions,
-  type IngestProgress,
-  type IngestReport,
-  type InputKind,
-  type ReadOptions,
-} from "./ingest.js";
-export { createChunker, searchableText, type Chunker, type ChunkerOptions } from "./chunker.js";
-export type { ChunkFilter, ScoredChunkId } from "./filter.js";
-export {
-  bm25Idf,
-  bm25TermWeights,
-  bm25TfWeight,
-  createSparseIndex,
-  DEFAULT_BM25,
-  documentSparseVector,
-  querySparseVector,
-  type Bm25Parameters,
-  type SparseIndex,
-  type SparseIndexOptions,
-  type SparseSearchOptions,
-  type SparseVector,
-  type TermStats,
-} from "./sparse.js";
-export { createLocalEmbedder, embedLocal, embedQueryWith, type Embedder, type LocalEmbedderOptions } from "./embedding.js";
-export { createGeminiEmbedder, type GeminiEmbedderOptions } from "./gemini-embedder.js";
-export { createHttpReranker, type HttpRerankerOptions, type RerankProtocol } from "./http-reranker.js";
-export { createDenseIndex, type DenseEntry, type DenseIndex, type DenseIndexOptions, type DenseSearchOptions } from "./dense.js";
-export { rrf, type FusedItem } from "./fusion.js";
-export {
-  createLexicalReranker,
-  DEFAULT_RERANK_WEIGHTS,
-  scoreParts,
-  type LexicalRerankerOptions,
-  type LexicalRerankWeights,
-  type Reranker,
-  type RerankOptions,
-  type ScoreParts,
-} from "./rerank.js";
-export {
-  createEmbeddedRetriever,
-  type AddReport,
-  type DocumentSummary,
-  type EmbeddedRetriever,
-  type EmbeddedRetrieverOptions,
-  type StageRankings,
-} from "./embedded.js";
-export { fnv1a32, fmix32 } from "./hash.js";
-export {
-  candidateTermStats,
-  chunkFromPayload,
-  chunkPayload,
-  CollectionSchemaError,
-  createQdrantIndex,
-  DENSE_VECTOR,
-  PAYLOAD_INDEXES,
-  pointId,
-  queryRequest,
-  requestFilter,
-  SPARSE_SCHEME,
-  SPARSE_VECTOR,
-  type ChunkPayload,
-  type QdrantIndex,
-  type QdrantIndexOptions,
-} from "./qdrant.js";
+  createIngestTarget,
+  createRetrievalBackend,
+  documentRules,
+  type IngestTarget,
+  type RetrievalBackend,
+  type RetrievalBackendOptions,
+} from "./backend.js";
+
+// The backends.
+export { createEmbeddedRetriever, type EmbeddedRetriever, type EmbeddedRetrieverOptions } from "./embedded/retriever.js";
+export { createLocalDocumentIndex, type LocalDocumentIndex, type LocalDocumentIndexOptions } from "./embedded/local-index.js";
+export { createMemoryDocumentStore, type DocumentStore } from "./embedded/document-store.js";
+export { CollectionSchemaError, createQdrantIndex, type QdrantIndex, type QdrantIndexOptions } from "./qdrant/qdrant-index.js";
+
+// Embedders, rerankers and the chunker the backends are built with.
+export { createLocalEmbedder, type LocalEmbedderOptions } from "./embedding/local.js";
+export { createGeminiEmbedder, type GeminiEmbedderOptions } from "./embedding/gemini.js";
+export { createLexicalReranker, type LexicalRerankerOptions } from "./rerank/lexical.js";
+export { createHttpReranker, type HttpRerankerOptions } from "./rerank/http.js";
+export { createChunker, type Chunker, type ChunkerOptions } from "./hybrid/chunker.js";
+
+// Documents in: the corpus directory, and ingestion from files or JSONL.
+export { loadCorpusDir, type LoadCorpusOptions, type LoadedCorpus } from "./ingest/corpus.js";
+export { countDocuments, inputKind, readDocuments } from "./ingest/read.js";
+export { ingestDocuments, IngestInterruptedError, type IngestOptions, type IngestProgress, type IngestReport } from "./ingest/ingest.js";

@@ -77,6 +77,30 @@ export interface Retriever {
   retrieve(request: RetrievalRequest, signal?: AbortSignal): Promise<RetrievalResult>;
 }
 
+/** Turns texts into dense vectors. Vectors are L2-normalised, so a dot product is a cosine. */
+export interface Embedder {
+  /** Identifies model and version; vectors from different ids must never be compared. */
+  readonly id: string;
+  readonly dimension: number;
+  /** One vector per text (a chunk, a passage), in order. Rejects with the signal's reason when aborted. */
+  embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * The vector of a search query, for models that embed questions and passages differently
+   * (Gemini's RETRIEVAL_QUERY / RETRIEVAL_DOCUMENT task types). Absent: `embed([query])`.
+   */
+  embedQuery?(query: string, signal?: AbortSignal): Promise<Float32Array>;
+}
+
+export interface RerankOptions {
+  /** The reply language: chunks in it get a small bonus (a preference, never a filter). */
+  language?: Language;
+}
+
+/** Scores candidates for a query: one score in 0..1 per candidate, aligned by position. */
+export interface Reranker {
+  rerank(query: string, candidates: readonly Chunk[], options?: RerankOptions, signal?: AbortSignal): Promise<number[]>;
+}
+
 /** Raised by retrieval backends for a dependency failure (network, server error), after retries. */
 export class RetrievalUnavailableError extends DependencyError {
   override readonly name: string = "RetrievalUnavailableError";

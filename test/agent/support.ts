@@ -13,7 +13,7 @@ import type { ModelProvider } from "../../src/models/provider.js";
 import { ROLE_SCHEMAS, type Role, type RoleIO } from "../../src/models/roles.js";
 import { type Persistence } from "../../src/persistence/index.js";
 import { createMemoryPersistence } from "../../src/persistence/memory.js";
-import type { Chunk, RetrievalRequest, RetrievedChunk, Retriever } from "../../src/retrieval/types.js";
+import type { Chunk, RetrievalRequest, RetrievedChunk, Retriever } from "../../src/retrieval/index.js";
 
 export const bundle = loadBundle(path.join(PACKAGE_ROOT, "bundle"));
 

@@ -9,8 +9,7 @@ import type { CommandIo } from "../../src/cli/chat.js";
 import { INGEST_HELP } from "../../src/cli/ingest.js";
 import { main } from "../../src/cli/main.js";
 import { loadConfig } from "../../src/config/config.js";
-import { createLocalEmbedder } from "../../src/retrieval/embedding.js";
-import { createQdrantIndex } from "../../src/retrieval/qdrant.js";
+import { createLocalEmbedder, createQdrantIndex } from "../../src/retrieval/index.js";
 import { startFakeQdrant, type FakeQdrant } from "../support/fake-qdrant.js";
 
 function capture(tty = false): { stream: Writable & { isTTY?: boolean; columns?: number }; text: () => string } {

@@ -1,6 +1,6 @@
 import { parseScenarios, type Expectation, type Scenario } from "../../src/eval/scenario.js";
 import type { ObservedTurn } from "../../src/eval/target.js";
-import type { Chunk } from "../../src/retrieval/types.js";
+import type { Chunk } from "../../src/retrieval/index.js";
 
 /** An observed turn with everything empty but what the test sets. */
 export function observed(patch: Partial<ObservedTurn>): ObservedTurn {

@@ -1,9 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCorpusDir } from "../../src/retrieval/corpus.js";
-import { createEmbeddedRetriever, type EmbeddedRetriever } from "../../src/retrieval/embedded.js";
-import { createLocalEmbedder } from "../../src/retrieval/embedding.js";
+import { createEmbeddedRetriever, createLocalEmbedder, loadCorpusDir, type EmbeddedRetriever } from "../../src/retrieval/index.js";
 import type { Language } from "../../src/text/language.js";
 import { extractNumbers } from "../../src/text/numbers.js";
 

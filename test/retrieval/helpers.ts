@@ -1,4 +1,4 @@
-import type { Chunk, SourceDocument } from "../../src/retrieval/types.js";
+import type { Chunk, SourceDocument } from "../../src/retrieval/index.js";
 
 /** A chunk with defaults, for index-level tests that do not go through the chunker. */
 export function chunk(documentId: string, text: string, overrides: Partial<Chunk> = {}): Chunk {

@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadCorpusDir } from "../../src/retrieval/corpus.js";
-import type { Retriever, SourceDocument } from "../../src/retrieval/types.js";
+import { loadCorpusDir, type Retriever, type SourceDocument } from "../../src/retrieval/index.js";
 
 export const FIXTURE_CORPUS = join(import.meta.dirname, "fixtures", "corpus");
 

@@ -5,13 +5,18 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { DocumentSchema, DocumentService, UpsertStatus, type Document } from "../../gen/frontdesk/v1/document_service_pb.js";
 import { Health, HealthCheckResponse_ServingStatus as Status } from "../../gen/grpc/health/v1/health_pb.js";
-import { createChunker } from "../../src/retrieval/chunker.js";
-import { createMemoryDocumentStore } from "../../src/retrieval/document-store.js";
-import { createEmbeddedRetriever, type EmbeddedRetriever } from "../../src/retrieval/embedded.js";
-import { createLocalEmbedder, type Embedder } from "../../src/retrieval/embedding.js";
-import type { DocumentRules } from "../../src/retrieval/ingest.js";
-import { createLocalDocumentIndex, type LocalDocumentIndex } from "../../src/retrieval/local-index.js";
-import type { SourceDocument } from "../../src/retrieval/types.js";
+import {
+  createChunker,
+  createEmbeddedRetriever,
+  createLocalDocumentIndex,
+  createLocalEmbedder,
+  createMemoryDocumentStore,
+  type DocumentRules,
+  type Embedder,
+  type EmbeddedRetriever,
+  type LocalDocumentIndex,
+  type SourceDocument,
+} from "../../src/retrieval/index.js";
 import { ACME_KEY, bearer, GLOBEX_KEY, startServer, type Running } from "./helpers.js";
 
 const rules: DocumentRules = { chunker: createChunker(), maxChunkChars: 1_500, maxDocumentChars: 5_000 };

@@ -1,5 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { RetrievalUnavailableError, type Chunk, type RetrievalRequest } from "../../retrieval/types.js";
+import { RetrievalUnavailableError, type Chunk, type RetrievalRequest } from "../../retrieval/index.js";
 import type { AgentDeps } from "../deps.js";
 import { withoutInstructions } from "../policy.js";
 import type { AgentStateUpdate, AgentStateValue } from "../state.js";

@@ -1,0 +1,59 @@
+import type { Embedder, Reranker } from "../types.js";
+import { resolveBm25, type Bm25Parameters } from "./bm25.js";
+import { createChunker, type Chunker, type ChunkerOptions } from "./chunker.js";
+
+/** What every hybrid retriever (embedded, Qdrant) is tuned with; defaults are the same for both. */
+export interface HybridRetrievalOptions {
+  /** Embeds chunks at add time and the query at search time. */
+  embedder: Embedder;
+  /** Default: the lexical reranker (each backend says where its term statistics come from). */
+  reranker?: Reranker;
+  /** How many hits each first stage (sparse, dense) contributes, and how many fused hits are reranked. Default 30. */
+  candidates?: number;
+  /** RRF's k, in the paper's form (rank from 1). Default 60. */
+  rrfK?: number;
+  /** Neighbours on each side returned with a hit (context-window expansion). Default 1. */
+  contextWindow?: number;
+  /** Hits whose final score is below this are dropped. Default 0 (keep all). */
+  minScore?: number;
+  /** Chunking; a `Chunker` or its options. Default `createChunker()` (700 chars, 150 overlap). */
+  chunker?: Chunker | ChunkerOptions;
+  /** BM25 parameters of the sparse weights. Default k1 1.2, b 0.75. */
+  bm25?: Partial<Bm25Parameters>;
+}
+
+/** The options with every default filled in and every range checked: what a backend reads. */
+export interface HybridSettings {
+  embedder: Embedder;
+  /** Undefined: the backend's lexical reranker (its term statistics differ per backend). */
+  reranker: Reranker | undefined;
+  candidates: number;
+  rrfK: number;
+  contextWindow: number;
+  minScore: number;
+  chunker: Chunker;
+  bm25: Bm25Parameters;
+}
+
+/** Resolves defaults once and checks ranges once, for both backends; throws RangeError. */
+export function resolveHybridOptions(options: HybridRetrievalOptions): HybridSettings {
+  const candidates = options.candidates ?? 30;
+  const contextWindow = options.contextWindow ?? 1;
+  if (!Number.isInteger(candidates) || candidates < 1) throw new RangeError(`candidates must be a positive integer, got ${candidates}`);
+  if (!Number.isInteger(contextWindow) || contextWindow < 0) throw new RangeError(`contextWindow must be an integer >= 0, got ${contextWindow}`);
+  const chunker = isChunker(options.chunker) ? options.chunker : createChunker(options.chunker);
+  return {
+    embedder: options.embedder,
+    reranker: options.reranker,
+    candidates,
+    rrfK: options.rrfK ?? 60,
+    contextWindow,
+    minScore: options.minScore ?? 0,
+    chunker,
+    bm25: resolveBm25(options.bm25),
+  };
+}
+
+function isChunker(value: Chunker | ChunkerOptions | undefined): value is Chunker {
+  return value !== undefined && "chunk" in value && typeof value.chunk === "function";
+}

@@ -1,0 +1,240 @@
+import { analyze } from "../../text/analysis/index.js";
+import { candidateTermStats, type TermStats } from "../hybrid/bm25.js";
+import type { Chunk, Reranker } from "../types.js";
+
+/** Weights of the lexical reranker's parts; they sum to 1 so a score is at most 1. */
+export interface LexicalRerankWeights {
+  /** IDF-weighted share of the query terms found in the chunk (title, section, text). Default 0.75. */
+  coverage: number;
+  /** Matched query terms close together in the chunk. Default 0.1. */
+  proximity: number;
+  /** IDF-weighted share of the query terms found in the title or section. Default 0.1. */
+  field: number;
+  /** The chunk is in the requested reply language. Default 0.05. */
+  language: number;
+}
+
+export const DEFAULT_RERANK_WEIGHTS: LexicalRerankWeights = { coverage: 0.75, proximity: 0.1, field: 0.1, language: 0.05 };
+
+export interface LexicalRerankerOptions {
+  /**
+   * Index statistics of a tenant, for IDF: `sparseIndex.termStats`. Default: the statistics of
+   * the candidates being reranked (`candidateTermStats`), for a backend that cannot report
+   * document frequencies (Qdrant).
+   */
+  termStats?: (tenantId: string) => TermStats;
+  /** Default `DEFAULT_RERANK_WEIGHTS`; must sum to 1. */
+  weights?: LexicalRerankWeights;
+}
+
+/**
+ * A model-free reranker whose score means the same thing for every query: "how much of what
+ * was asked (weighted by how rare each word is) does this chunk contain", so the grade node can
+ * use absolute thresholds. With c = coverage, p = proximity, f = field coverage, l = language:
+ *
+ *   score = c · (w_c + w_p · p + w_l · l) + w_f · f        (f ≤ c, so score ≤ 1)
+ *
+ * Proximity and language only scale what already matched: a chunk that matches nothing scores
+ * 0 whatever its language. A query term counts as found when the chunk has the same term
+ * (credit 1) or, for words without digits, a near form: one word a prefix (≥ 4 letters) of the
+ * other, credit 0.7 (0.56 when the prefix is under 60% of the longer word), as the light
+ * Persian stemmer leaves تعمیر / تعمیرگاه apart; or a spelling variant of about the same length
+ * (character-trigram Dice ≥ 0.6), credit 0.7 × Dice, for typos. Numbers match exactly only:
+ * 2000 is not 20000.
+ */
+export function createLexicalReranker(options: LexicalRerankerOptions = {}): Reranker {
+  const weights = options.weights ?? DEFAULT_RERANK_WEIGHTS;
+  const total = weights.coverage + weights.proximity + weights.field + weights.language;
+  if (Math.abs(total - 1) > 1e-9 || Object.values(weights).some((w) => w < 0)) {
+    throw new RangeError(`rerank weights must be non-negative and sum to 1, got ${total}`);
+  }
+  return {
+    async rerank(query, candidates, rerankOptions = {}, signal) {
+      signal?.throwIfAborted();
+      const queryTerms = [...new Set(analyze(query))];
+      if (queryTerms.length === 0) return candidates.map(() => 0);
+      const termStats = options.termStats ?? (() => candidateTermStats(candidates));
+      const statsByTenant = new Map<string, TermStats>();
+      const near = new NearFormCache();
+      return candidates.map((chunk) => {
+        let stats = statsByTenant.get(chunk.tenantId);
+        if (stats === undefined) {
+          stats = termStats(chunk.tenantId);
+          statsByTenant.set(chunk.tenantId, stats);
+        }
+        const idf = queryTerms.map((term) => stats.idf(term));
+        const parts = computeParts(queryTerms, idf, chunk, near);
+        const language = rerankOptions.language !== undefined && chunk.lang === rerankOptions.language ? 1 : 0;
+        const score =
+          parts.coverage * (weights.coverage + weights.proximity * parts.proximity + weights.language * language) + weights.field * parts.field;
+        return Math.min(1, Math.max(0, score));
+      });
+    },
+  };
+}
+
+export interface ScoreParts {
+  coverage: number;
+  proximity: number;
+  field: number;
+}
+
+/**
+ * The reranker's parts for one chunk, for distinct analyzer `queryTerms` with their IDF
+ * weights; exported for tests and for the offline grader.
+ */
+export function scoreParts(queryTerms: readonly string[], idf: readonly number[], chunk: Chunk): ScoreParts {
+  return computeParts(queryTerms, idf, chunk, new NearFormCache());
+}
+
+function computeParts(queryTerms: readonly string[], idf: readonly number[], chunk: Chunk, near: NearFormCache): ScoreParts {
+  const { fieldTerms, sequence } = chunkTerms(chunk);
+  const matcher = new TermMatcher(sequence, near);
+  const fieldMatcher = new TermMatcher(fieldTerms, near);
+
+  let weightSum = 0;
+  let covered = 0;
+  let fieldCovered = 0;
+  const positions: number[][] = [];
+  queryTerms.forEach((term, i) => {
+    const weight = idf[i] ?? 0;
+    weightSum += weight;
+    const match = matcher.match(term);
+    covered += weight * match.credit;
+    fieldCovered += weight * fieldMatcher.match(term).credit;
+    if (match.positions.length > 0) positions.push(match.positions);
+  });
+  if (weightSum === 0) return { coverage: 0, proximity: 0, field: 0 };
+  return {
+    coverage: covered / weightSum,
+    proximity: proximity(positions, queryTerms.length),
+    field: Math.min(fieldCovered, covered) / weightSum,
+  };
+}
+
+// Chunks are immutable (the embedded index freezes the ones it stores), so their analysis is
+// computed once and dropped with the chunk: a WeakMap keeps no chunk alive.
+const analyzed = new WeakMap<Chunk, { fieldTerms: string[]; sequence: string[] }>();
+
+function chunkTerms(chunk: Chunk): { fieldTerms: string[]; sequence: string[] } {
+  let terms = analyzed.get(chunk);
+  if (terms === undefined) {
+    const fieldTerms = analyze(`${chunk.title}\n${chunk.section}`);
+    terms = { fieldTerms, sequence: [...fieldTerms, ...analyze(chunk.text)] };
+    analyzed.set(chunk, terms);
+  }
+  return terms;
+}
+
+/** Best credit of a query term against a chunk's terms, with where it matched. */
+class TermMatcher {
+  private readonly positionsByTerm = new Map<string, number[]>();
+
+  constructor(
+    sequence: readonly string[],
+    private readonly near: NearFormCache,
+  ) {
+    sequence.forEach((term, position) => {
+      const list = this.positionsByTerm.get(term);
+      if (list === undefined) this.positionsByTerm.set(term, [position]);
+      else list.push(position);
+    });
+  }
+
+  match(queryTerm: string): { credit: number; positions: number[] } {
+    const exact = this.positionsByTerm.get(queryTerm);
+    if (exact !== undefined) return { credit: 1, positions: exact };
+    if (/\d/u.test(queryTerm)) return { credit: 0, positions: [] };
+    let credit = 0;
+    let positions: number[] = [];
+    for (const [term, termPositions] of this.positionsByTerm) {
+      const similarity = this.near.similarity(queryTerm, term);
+      if (similarity > credit) {
+        credit = similarity;
+        positions = termPositions;
+      }
+    }
+    return { credit, positions };
+  }
+}
+
+const NEAR_CREDIT = 0.7;
+const MIN_DICE = 0.6;
+
+/**
+ * Near-form similarity with memoised trigram sets and results. Candidates of one query share
+ * most of their vocabulary, so one cache per rerank call removes nearly all repeated work.
+ */
+class NearFormCache {
+  private readonly grams = new Map<string, Set<string>>();
+  private readonly results = new Map<string, Map<string, number>>();
+
+  /** 0, or NEAR_CREDIT × similarity for a near form of the same word. */
+  similarity(a: string, b: string): number {
+    let row = this.results.get(a);
+    if (row === undefined) {
+      row = new Map();
+      this.results.set(a, row);
+    }
+    let result = row.get(b);
+    if (result === undefined) {
+      result = this.compute(a, b);
+      row.set(b, result);
+    }
+    return result;
+  }
+
+  private compute(a: string, b: string): number {
+    if (/\d/u.test(b)) return 0;
+    const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+    if (short.length >= 4 && long.startsWith(short)) return NEAR_CREDIT * (short.length / long.length >= 0.6 ? 1 : 0.8);
+    // Typos and spelling variants change a word's length by a letter or two; longer
+    // differences are affixes, which the prefix rule above handles. Skipping them saves most
+    // of the trigram work.
+    if (long.length - short.length > 2) return 0;
+    const ga = this.trigrams(a);
+    const gb = this.trigrams(b);
+    let shared = 0;
+    for (const gram of ga) if (gb.has(gram)) shared++;
+    const dice = (2 * shared) / (ga.size + gb.size);
+    return dice >= MIN_DICE ? NEAR_CREDIT * dice : 0;
+  }
+
+  private trigrams(word: string): Set<string> {
+    let set = this.grams.get(word);
+    if (set === undefined) {
+      const chars = [...`<${word}>`];
+      set = new Set<string>();
+      for (let i = 0; i + 3 <= chars.length; i++) set.add(chars.slice(i, i + 3).join(""));
+      this.grams.set(word, set);
+    }
+    return set;
+  }
+}
+
+/**
+ * How close together the matched query terms sit: m / (shortest span holding one position of
+ * each matched term), 1 when adjacent. A one-term query is trivially "together" (1); when
+ * fewer than two of several query terms match there is nothing to be close to (0).
+ */
+function proximity(positionLists: readonly number[][], queryTermCount: number): number {
+  const m = positionLists.length;
+  if (m === 0) return 0;
+  if (m === 1) return queryTermCount === 1 ? 1 : 0;
+  const events = positionLists.flatMap((list, term) => list.map((position) => ({ position, term }))).sort((a, b) => a.position - b.position);
+  const inWindow = new Array<number>(m).fill(0);
+  let distinct = 0;
+  let best = Infinity;
+  let left = 0;
+  for (const event of events) {
+    if (inWindow[event.term]++ === 0) distinct++;
+    while (distinct === m) {
+      const first = events[left];
+      if (first === undefined) break;
+      best = Math.min(best, event.position - first.position + 1);
+      if (--inWindow[first.term] === 0) distinct--;
+      left++;
+    }
+  }
+  return Number.isFinite(best) ? m / best : 0;
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from "vitest";
+import { createEmbeddedRetriever } from "../../../src/retrieval/embedded/retriever.js";
+import { createLocalEmbedder, RetrievalUnavailableError, type Embedder, type Reranker } from "../../../src/retrieval/index.js";
+import { describeRetrieverConformance } from "../retriever.conformance.js";
+import { sourceDocument } from "../helpers.js";
+
+describeRetrieverConformance("embedded", async () => {
+  const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder() });
+  return { retriever, add: async (documents) => void (await retriever.add(documents)) };
+});
+
+const doc = sourceDocument;
+
+/** Counts texts embedded, to prove what add() did. */
+function countingEmbedder(): Embedder & { texts: string[] } {
+  const inner = createLocalEmbedder({ dimension: 64 });
+  const texts: string[] = [];
+  return {
+    id: inner.id,
+    dimension: inner.dimension,
+    texts,
+    embed(batch, signal) {
+      texts.push(...batch);
+      return inner.embed(batch, signal);
+    },
+  };
+}
+
+describe("createEmbeddedRetriever", () => {
+  it("indexes documents, lists them and resolves chunk ids per tenant", async () => {
+    const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder() });
+    expect(await retriever.add([doc(), doc({ tenantId: "other" })])).toEqual({ statuses: ["added", "added"], added: ["glass-en", "glass-en"], replaced: [], unchanged: [] });
+    expect(retriever.size).toBe(4);
+    expect(retriever.listDocuments("acme")).toEqual([
+      expect.objectContaining({ id: "glass-en", tenantId: "acme", title: "Glass cover", chunkCount: 2, contentHash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
+    ]);
+    expect(retriever.getChunk("acme", "glass-en#1")?.section).toBe("Deductible");
+    // The index owns its chunks: callers get them frozen.
+    expect(Object.isFrozen(retriever.getChunk("acme", "glass-en#1"))).toBe(true);
+    expect(retriever.getChunk("acme", "glass-en#2")).toBeUndefined();
+    expect(retriever.getChunk("acme", "glass-en#01")).toBeUndefined();
+    expect(retriever.getChunk("nobody", "glass-en#1")).toBeUndefined();
+    expect(retriever.listDocuments("nobody")).toEqual([]);
+  });
+
+  it("is a no-op when a document is re-added unchanged, and replaces its chunks when it changed", async () => {
+    const embedder = countingEmbedder();
+    const retriever = createEmbeddedRetriever({ embedder });
+    await retriever.add([doc()]);
+    expect(embedder.texts).toHaveLength(2);
+    expect(await retriever.add([doc({ source: "moved/glass.md" })])).toEqual({ statuses: ["unchanged"], added: [], replaced: [], unchanged: ["glass-en"] });
+    expect(embedder.texts).toHaveLength(2);
+    expect(retriever.listDocuments("acme")[0]?.source).toBe("moved/glass.md");
+
+    const changed = doc({ body: "Windshield repair is covered twice a year." });
+    expect(await retriever.add([changed])).toEqual({ statuses: ["replaced"], added: [], replaced: ["glass-en"], unchanged: [] });
+    expect(retriever.size).toBe(1);
+    expect(retriever.getChunk("acme", "glass-en#1")).toBeUndefined();
+    const old = await retriever.retrieve({ query: "deductible percent", tenantId: "acme", topK: 5 });
+    expect(old.hits.every((hit) => !hit.chunk.text.includes("5 percent"))).toBe(true);
+    const fresh = await retriever.retrieve({ query: "twice a year", tenantId: "acme", topK: 5 });
+    expect(fresh.hits[0]?.chunk.text).toContain("twice a year");
+  });
+
+  it("removes a document of one tenant only", async () => {
+    const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder() });
+    await retriever.add([doc(), doc({ tenantId: "other" })]);
+    expect(retriever.remove("acme", "glass-en")).toBe(true);
+    expect(retriever.remove("acme", "glass-en")).toBe(false);
+    expect((await retriever.retrieve({ query: "windshield", tenantId: "acme", topK: 5 })).hits).toEqual([]);
+    expect((await retriever.retrieve({ query: "windshield", tenantId: "other", topK: 5 })).hits).toHaveLength(1);
+  });
+
+  it("embeds a call's new chunks in one embedder call, and applies a repeated id in order", async () => {
+    const embedder = countingEmbedder();
+    const calls: number[] = [];
+    const retriever = createEmbeddedRetriever({
+      embedder: { ...embedder, embed: (texts, signal) => (calls.push(texts.length), embedder.embed(texts, signal)) },
+    });
+    await retriever.add([doc(), doc({ id: "b" }), doc({ id: "c" })]);
+    expect(calls).toEqual([6]);
+    const report = await retriever.add([doc({ id: "d" }), doc(), doc({ id: "d", body: "Changed." })]);
+    expect(report.statuses).toEqual(["added", "unchanged", "replaced"]);
+    expect(calls).toEqual([6, 2, 1]);
+    expect(retriever.getChunk("acme", "d#0")?.text).toBe("Glass cover\n\nChanged.");
+  });
+
+  it("applies concurrent adds in call order", async () => {
+    const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder() });
+    await Promise.all([retriever.add([doc({ body: "First version." })]), retriever.add([doc({ body: "Second version." })])]);
+    expect(retriever.getChunk("acme", "glass-en#0")?.text).toBe("Glass cover\n\nSecond version.");
+  });
+
+  it("stops between stages with the abort reason", async () => {
+    const controller = new AbortController();
+    const reason = new Error("deadline");
+    let reranked = false;
+    const base = createLocalEmbedder();
+    // The signal fires while the query is being embedded: retrieval must not go on to rerank.
+    const embedder: Embedder = {
+      id: base.id,
+      dimension: base.dimension,
+      async embed(texts, signal) {
+        const vectors = await base.embed(texts, signal);
+        if (texts.length === 1 && texts[0] === "windshield") controller.abort(reason);
+        return vectors;
+      },
+    };
+    const reranker: Reranker = {
+      async rerank(_query, candidates) {
+        reranked = true;
+        return candidates.map(() => 1);
+      },
+    };
+    const retriever = createEmbeddedRetriever({ embedder, reranker });
+    await retriever.add([doc()]);
+    await expect(retriever.retrieve({ query: "windshield", tenantId: "acme", topK: 1 }, controller.signal)).rejects.toBe(reason);
+    expect(reranked).toBe(false);
+  });
+
+  it("reports a failing embedder or reranker as RetrievalUnavailableError with the cause", async () => {
+    const cause = new Error("503 from embedding service");
+    const failing: Embedder = { id: "x", dimension: 8, embed: async () => Promise.reject(cause) };
+    const retriever = createEmbeddedRetriever({ embedder: failing });
+    const error = await retriever.add([doc()]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RetrievalUnavailableError);
+    expect((error as Error).cause).toBe(cause);
+
+    // Wrong-sized vectors are rejected before any index changes.
+    const wrongSize: Embedder = { id: "y", dimension: 8, embed: async (texts) => texts.map(() => new Float32Array(4)) };
+    const sized = createEmbeddedRetriever({ embedder: wrongSize });
+    await expect(sized.add([doc()])).rejects.toBeInstanceOf(RetrievalUnavailableError);
+    expect([sized.size, sized.listDocuments("acme")]).toEqual([0, []]);
+
+    const brokenReranker: Reranker = { rerank: async () => Promise.reject(cause) };
+    const withBrokenReranker = createEmbeddedRetriever({ embedder: createLocalEmbedder(), reranker: brokenReranker });
+    await withBrokenReranker.add([doc()]);
+    await expect(withBrokenReranker.retrieve({ query: "windshield", tenantId: "acme", topK: 1 })).rejects.toBeInstanceOf(RetrievalUnavailableError);
+  });
+
+  it("uses the custom reranker's scores as final scores and drops hits under minScore", async () => {
+    const reranker: Reranker = { rerank: async (_q, candidates) => candidates.map((c) => (c.chunkIndex === 1 ? 0.9 : 0.2)) };
+    const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder(), reranker, minScore: 0.5, contextWindow: 0 });
+    await retriever.add([doc()]);
+    const result = await retriever.retrieve({ query: "windshield deductible", tenantId: "acme", topK: 5 });
+    expect(result.hits.map((hit) => [hit.chunk.chunkId, hit.score, hit.neighbors])).toEqual([["glass-en#1", 0.9, []]]);
+  });
+
+  it("validates the request", async () => {
+    const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder() });
+    await expect(retriever.retrieve({ query: "x", tenantId: "", topK: 1 })).rejects.toThrow("tenantId is required");
+    await expect(retriever.retrieve({ query: "x", tenantId: "acme", topK: 0 })).rejects.toThrow(RangeError);
+  });
+});
