@@ -1,0 +1,157 @@
+import { foldForMatch } from "../text/normalize.js";
+
+/**
+ * Quantities in questions and intervals in table labels, in both languages and every digit
+ * system: "a 10-day trip", «۴۷ سالمه», "a car worth 95k", "AED 4,299"; and "8–15 days",
+ * "Up to 7 days", «۶۶ تا ۷۵ سال», "80,001–150,000". A question's quantity is matched to the
+ * row or column whose interval holds it ("10 days" falls in "8–15 days").
+ */
+
+export type QuantityKind = "days" | "age" | "money" | "percent" | "count";
+
+export interface Quantity {
+  kind: QuantityKind;
+  value: number;
+}
+
+/** What a label's numbers measure, when the label (or its header) says. */
+export type UnitHint = "days" | "age" | "money" | "percent" | null;
+
+export interface Interval {
+  lo: number;
+  hi: number;
+  unit: UnitHint;
+}
+
+const NUM = String.raw`\d+(?:[.,]\d+)*`;
+
+const WORD_NUMBERS: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  یک: 1, یه: 1, دو: 2, سه: 3, چهار: 4, پنج: 5, شش: 6, شیش: 6, هفت: 7, هشت: 8, نه: 9, ده: 10, یازده: 11, دوازده: 12,
+};
+
+function toNumber(raw: string): number {
+  // "1,200" and "1.2" — a comma followed by exactly three digits groups thousands.
+  const grouped = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/u.test(raw);
+  const text = grouped ? raw.replace(/,/gu, "") : raw.replace(/,/gu, ".");
+  return Number(text);
+}
+
+const MULTIPLIER: Array<[RegExp, number]> = [
+  [/^(?:k|thousand|هزار)$/u, 1_000],
+  [/^(?:m|mn|million|میلیون)$/u, 1_000_000],
+];
+
+function multiplierOf(word: string | undefined): number {
+  if (word === undefined) return 1;
+  for (const [pattern, factor] of MULTIPLIER) if (pattern.test(word)) return factor;
+  return 1;
+}
+
+// Folded text: ASCII digits, lower case, Persian letters unified, ZWNJ as a space.
+const DURATION = new RegExp(String.raw`(${NUM}|[\p{L}]+)[\s-]*(days?|nights?|weeks?|months?|روز|روزه|شب|هفته|ماه|ماهه)(?![\p{L}])`, "gu");
+const AGE = [
+  new RegExp(String.raw`(${NUM})[\s-]*(?:years?[\s-]*old|yrs?[\s-]*old|year[\s-]*olds?|y\/?o)(?![\p{L}])`, "gu"),
+  new RegExp(String.raw`(?:aged?|i am|i'm|im|he is|she is|he's|she's|hes|shes|is|am)\s+(${NUM})(?!\d|[.,]\d|\s*(?:%|days?|months?|weeks?|aed|dirhams?|k(?![\p{L}])))`, "gu"),
+  new RegExp(String.raw`(${NUM})\s*(?:سال|ساله|سالمه|سالشه|سالش|سالمونه|سالشونه|سالم|سالمان)(?![\p{L}])`, "gu"),
+  new RegExp(String.raw`(?:سن|سنم|سنش)\s*(${NUM})`, "gu"),
+];
+const MONEY = [
+  new RegExp(String.raw`(?:aed|dhs?|usd|eur|gbp|irr|\$|€|£)\s*(${NUM})\s*(k|thousand|m|mn|million)?(?![\p{L}])`, "gu"),
+  new RegExp(String.raw`(${NUM})\s*(k|thousand|m|mn|million|هزار|میلیون)?\s*(?:aed|dhs?|dirhams?|درهم|usd|dollars?|دلار|euros?|یورو|rials?|ریال|tomans?|تومان|تومن)(?![\p{L}])`, "gu"),
+  new RegExp(String.raw`(?:worth|value|valued at|cost|costs|paid|pay|bought (?:it )?for|price of|ارزش|قیمت)\s*(?:of|is|about|around|approximately|like|roughly|~)?\s*(${NUM})\s*(k|thousand|m|mn|million|هزار|میلیون)?`, "gu"),
+  new RegExp(String.raw`(${NUM})\s*(k|هزار|میلیون)(?![\p{L}])`, "gu"),
+];
+const PERCENT = new RegExp(String.raw`(${NUM})\s*(?:%|percent|درصد)`, "gu");
+
+function durationDays(count: number, unit: string): number {
+  if (/^(?:week|هفته)/u.test(unit)) return count * 7;
+  if (/^(?:month|ماه)/u.test(unit)) return count * 30;
+  return count;
+}
+
+/** The quantities a question states, each once, in order of appearance. */
+export function parseQuantities(text: string): Quantity[] {
+  const folded = foldForMatch(text);
+  const found: Array<Quantity & { at: number; end: number }> = [];
+  const taken = (at: number, end: number) => found.some((f) => at < f.end && end > f.at);
+  const add = (kind: QuantityKind, value: number, at: number, end: number) => {
+    if (!Number.isFinite(value) || taken(at, end)) return;
+    found.push({ kind, value, at, end });
+  };
+  for (const m of folded.matchAll(DURATION)) {
+    const raw = m[1]!;
+    const count = /^\d/u.test(raw) ? toNumber(raw) : WORD_NUMBERS[raw];
+    if (count === undefined) continue;
+    add("days", durationDays(count, m[2]!), m.index, m.index + m[0].length);
+  }
+  for (const pattern of AGE) for (const m of folded.matchAll(pattern)) add("age", toNumber(m[1]!), m.index, m.index + m[0].length);
+  for (const pattern of MONEY) for (const m of folded.matchAll(pattern)) add("money", toNumber(m[1]!) * multiplierOf(m[2]), m.index, m.index + m[0].length);
+  for (const m of folded.matchAll(PERCENT)) add("percent", toNumber(m[1]!), m.index, m.index + m[0].length);
+  for (const m of folded.matchAll(new RegExp(NUM, "gu"))) add("count", toNumber(m[0]), m.index, m.index + m[0].length);
+  return found.sort((a, b) => a.at - b.at).map(({ kind, value }) => ({ kind, value }));
+}
+
+const DAY_WORDS = /(?<![\p{L}])(?:days?|nights?|روز|روزه|شب)(?![\p{L}])/u;
+const MONTH_WORDS = /(?<![\p{L}])(?:months?|ماه|ماهه)(?![\p{L}])/u;
+const YEAR_WORDS = /(?<![\p{L}])(?:years?|yrs?|age|ages|aged|سال|ساله|سن|سنی)(?![\p{L}])/u;
+const MONEY_WORDS = /(?<![\p{L}])(?:aed|dhs?|dirhams?|درهم|usd|eur|rials?|ریال|تومان|value|worth|price|sum insured|ارزش|مبلغ)(?![\p{L}])|[$€£]/u;
+
+/** What the numbers of a label (or of the header above it) measure. */
+export function unitHint(text: string): UnitHint {
+  const folded = foldForMatch(text);
+  if (/%|percent|درصد/u.test(folded)) return "percent";
+  if (DAY_WORDS.test(folded) || MONTH_WORDS.test(folded)) return "days";
+  if (YEAR_WORDS.test(folded)) return "age";
+  if (MONEY_WORDS.test(folded)) return "money";
+  return null;
+}
+
+const RANGE = new RegExp(String.raw`(${NUM})\s*(?:-|–|—|‑|to|until|till|تا|الی)\s*(${NUM})`, "u");
+const UP_TO = new RegExp(String.raw`(?:up to|upto|under|below|less than|at most|max(?:imum)?|till|until|≤|<=|<|تا|کمتر از|زیر|حداکثر)\s*(${NUM})`, "u");
+const AT_LEAST = new RegExp(String.raw`(?:over|above|more than|at least|min(?:imum)?|from|≥|>=|>|بالای|بیش از|بیشتر از|حداقل|از)\s*(${NUM})`, "u");
+const PLUS = new RegExp(String.raw`(${NUM})\s*(?:\+|and (?:over|above|older|more)|or (?:more|older|above)|به بالا|و بالاتر|و بیشتر)`, "u");
+
+/**
+ * The interval a row or column label names: "8–15 days" [8, 15], "Up to 7 days" [0, 7],
+ * "85+" [85, ∞), "41–50" [41, 50]; a label naming one number ("30 days") is that number.
+ * Months count as 30 days. null when the label names no number.
+ */
+export function parseInterval(label: string, headerHint: UnitHint = null): Interval | null {
+  const folded = foldForMatch(label);
+  const unit = unitHint(folded) ?? headerHint;
+  const scale = MONTH_WORDS.test(folded) && !DAY_WORDS.test(folded) ? 30 : 1;
+  let m = RANGE.exec(folded);
+  if (m !== null) {
+    const lo = toNumber(m[1]!);
+    const hi = toNumber(m[2]!);
+    return lo <= hi ? { lo: lo * scale, hi: hi * scale, unit } : null;
+  }
+  m = PLUS.exec(folded);
+  if (m !== null) return { lo: toNumber(m[1]!) * scale, hi: Infinity, unit };
+  m = UP_TO.exec(folded);
+  if (m !== null) return { lo: 0, hi: toNumber(m[1]!) * scale, unit };
+  m = AT_LEAST.exec(folded);
+  if (m !== null) return { lo: toNumber(m[1]!) * scale, hi: Infinity, unit };
+  m = new RegExp(NUM, "u").exec(folded);
+  if (m !== null) {
+    const value = toNumber(m[0]) * scale;
+    return { lo: value, hi: value, unit };
+  }
+  return null;
+}
+
+const COMPATIBLE: Record<QuantityKind, ReadonlyArray<UnitHint>> = {
+  days: ["days"],
+  age: ["age"],
+  money: ["money"],
+  percent: ["percent"],
+  count: ["days", "age", "money", null],
+};
+
+/** True when the quantity falls in the interval and measures what the interval measures. */
+export function quantityFits(q: Quantity, interval: Interval): boolean {
+  if (interval.unit !== null && !COMPATIBLE[q.kind].includes(interval.unit)) return false;
+  if (interval.unit === null && q.kind !== "count" && q.kind !== "money") return false;
+  return q.value >= interval.lo && q.value <= interval.hi;
+}

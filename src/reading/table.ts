@@ -1,0 +1,154 @@
+import { analyze } from "../text/analysis/index.js";
+import { foldForMatch } from "../text/normalize.js";
+import { parseInterval, quantityFits, unitHint, type Quantity } from "./quantities.js";
+import type { QuestionAnalysis } from "./question.js";
+import type { ReadingUnit } from "./types.js";
+
+/**
+ * Reading a table: pick the row and the column that satisfy the question's constraints — a
+ * quantity inside a row's or a column's interval ("10 days" in "8–15 days"), or the words of a
+ * label ("premier", «طلایی») — and answer with that cell and its labels. When the table needs a
+ * constraint the question does not give (the plan, the age band), say which, with the table's
+ * own labels as the options. When no row matches, say so: never guess a neighbouring row.
+ */
+
+export interface TableRow {
+  unit: ReadingUnit;
+  label: string;
+  /** Value cells: every cell but the row label's. */
+  values: ReadonlyArray<{ header: string; value: string; column: number }>;
+}
+
+export interface Table {
+  key: string;
+  documentId: string;
+  caption: string | null;
+  /** Headers of the value columns, in order. */
+  columns: ReadonlyArray<{ header: string; column: number }>;
+  rowHeader: string;
+  rows: TableRow[];
+  /** The rows' best retrieval score: how relevant retrieval found the table. */
+  score: number;
+  sample: ReadingUnit;
+}
+
+export type CellReading =
+  | { kind: "cell"; table: Table; row: TableRow; column: { header: string; value: string; column: number }; rowMatched: boolean; columnMatched: boolean }
+  /** The question does not say which row (or column); options are the table's own labels. */
+  | { kind: "needs"; table: Table; dimension: "row" | "column"; header: string; options: string[] }
+  /** The question's constraint matches no row (or column) of the table: do not guess. */
+  | { kind: "no_match"; table: Table; dimension: "row" | "column" };
+
+/** Rebuilds the tables of the evidence from its row units (each row once, in document order). */
+export function tablesOf(units: readonly ReadingUnit[]): Table[] {
+  const tables = new Map<string, Table>();
+  const seen = new Set<string>();
+  for (const unit of units) {
+    if (unit.shape.kind !== "row" || seen.has(unit.chunkId)) continue;
+    seen.add(unit.chunkId);
+    const shape = unit.shape;
+    const rh = shape.rowHeaderColumn;
+    const label = shape.rowLabel ?? (rh !== null ? (shape.cells[rh]?.value ?? "") : "");
+    const values = shape.cells.map((c, column) => ({ ...c, column })).filter((c) => c.column !== rh && c.value.trim() !== "");
+    let table = tables.get(shape.table);
+    if (table === undefined) {
+      table = {
+        key: shape.table,
+        documentId: unit.documentId,
+        caption: shape.caption,
+        columns: shape.cells.map((c, column) => ({ header: c.header, column })).filter((c) => c.column !== rh),
+        rowHeader: rh !== null ? (shape.cells[rh]?.header ?? "") : "",
+        rows: [],
+        score: unit.score,
+        sample: unit,
+      };
+      tables.set(shape.table, table);
+    }
+    table.score = Math.max(table.score, unit.score);
+    table.rows.push({ unit, label, values });
+  }
+  return [...tables.values()];
+}
+
+const termsOf = (text: string) => new Set(analyze(text));
+
+/** How well a label matches the question: 1 for a quantity inside its interval, else the share of its words the question uses. */
+function labelMatch(label: string, headerHint: string, question: QuestionAnalysis, questionTerms: ReadonlySet<string>, used: Set<Quantity>): number {
+  const interval = parseInterval(label, unitHint(headerHint));
+  if (interval !== null) {
+    const fit = question.quantities.find((q) => !used.has(q) && quantityFits(q, interval));
+    if (fit !== undefined) {
+      used.add(fit);
+      return 1;
+    }
+  }
+  const words = [...termsOf(label)].filter((t) => !/^\d/u.test(t));
+  if (words.length === 0) return 0;
+  const hits = words.filter((t) => questionTerms.has(t)).length;
+  return hits / words.length;
+}
+
+/** True when a set of labels is a dimension the question must pick from (ranges or names), not free text. */
+function isDimension(labels: readonly string[]): boolean {
+  if (labels.length < 2) return false;
+  return labels.every((l) => l.trim() !== "" && foldForMatch(l).length <= 60);
+}
+
+/** Reads one table for the question. */
+export function readTable(table: Table, question: QuestionAnalysis): CellReading {
+  const questionTerms = new Set(question.terms);
+  const contextHint = `${table.caption ?? ""} ${table.rowHeader}`;
+
+  // Columns first: plan names and ranges in headers rarely collide with row labels.
+  const columnQuantities = new Set<Quantity>();
+  const columnScores = table.columns.map((c) => labelMatch(c.header, `${c.header} ${table.caption ?? ""}`, question, questionTerms, columnQuantities));
+  const rowQuantities = new Set<Quantity>(columnQuantities);
+  const rowScores = table.rows.map((r) => {
+    const used = new Set(rowQuantities);
+    const score = labelMatch(r.label, contextHint, question, questionTerms, used);
+    return { score, used };
+  });
+
+  const pick = (scores: readonly number[]): number | null => {
+    const best = Math.max(0, ...scores);
+    if (best <= 0) return null;
+    const winners = scores.map((s, i) => (s === best ? i : -1)).filter((i) => i >= 0);
+    return winners.length === 1 ? winners[0]! : null;
+  };
+
+  let columnIndex: number | null = table.columns.length === 1 ? 0 : pick(columnScores);
+  const columnMatched = table.columns.length > 1 && columnIndex !== null;
+  let rowIndex: number | null = table.rows.length === 1 ? 0 : pick(rowScores.map((r) => r.score));
+  const rowMatched = table.rows.length > 1 && rowIndex !== null;
+
+  if (rowIndex === null) {
+    const labels = table.rows.map((r) => r.label);
+    const statedQuantity = question.quantities.some((q) => labels.some((l) => parseInterval(l, unitHint(contextHint))?.unit === kindUnit(q)));
+    if (statedQuantity) return { kind: "no_match", table, dimension: "row" };
+    if (!isDimension(labels)) return { kind: "no_match", table, dimension: "row" };
+    return { kind: "needs", table, dimension: "row", header: table.rowHeader, options: labels };
+  }
+  const row = table.rows[rowIndex]!;
+  if (columnIndex === null) {
+    // A row with only some columns filled: pick among those.
+    const filled = table.columns.filter((c) => row.values.some((v) => v.column === c.column));
+    if (filled.length === 1) columnIndex = table.columns.indexOf(filled[0]!);
+    else if (isDimension(filled.map((c) => c.header))) return { kind: "needs", table, dimension: "column", header: "", options: filled.map((c) => c.header) };
+    else return { kind: "no_match", table, dimension: "column" };
+  }
+  const wanted = table.columns[columnIndex]!;
+  const value = row.values.find((v) => v.column === wanted.column);
+  if (value === undefined) return { kind: "no_match", table, dimension: "column" };
+  return { kind: "cell", table, row, column: value, rowMatched, columnMatched };
+}
+
+function kindUnit(q: Quantity): string | null {
+  return q.kind === "count" ? null : q.kind;
+}
+
+/** The cell with its labels, verbatim: "<caption> — <row label> — <header>: <value>". */
+export function renderCell(reading: Extract<CellReading, { kind: "cell" }>): string {
+  const parts = [reading.table.caption, reading.row.label].filter((p): p is string => p !== null && p.trim() !== "");
+  const cell = reading.column.header.trim() === "" ? reading.column.value : `${reading.column.header}: ${reading.column.value}`;
+  return [...parts, cell].join(" — ");
+}
