@@ -70,7 +70,7 @@ async function main() {
   // The served path: the embedded default (file saver) behind a real h2c socket.
   const config = loadConfig({ FRONTDESK_PORT: "0", FRONTDESK_DATA_DIR: mkdtempSync(path.join(tmpdir(), "fd-bench-")), FRONTDESK_LOG_LEVEL: "silent" });
   const app = await createApp(config, logger);
-  const server = buildServer({ turnService: app.turnService, config, logger, domains: app.domains });
+  const server = buildServer({ turnService: app.turnService, config, logger });
   const { port } = await server.listen();
   const transport = createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}` });
   const agent = createClient(AgentService, transport);

@@ -62,14 +62,15 @@ export function findAmbiguity(
   language: Language,
   margin: number,
   maxOptions: number,
-  sharedDomains: readonly string[] = [],
+  isGeneral: (chunk: Chunk) => boolean = () => false,
 ): Ambiguity | null {
   const best = hits[0];
   if (best === undefined) return null;
-  // A shared document (claims procedure, payments, contact hours) applies to every product: when
-  // it answers best, the question is a general one, and it is never a "which product?" option.
-  if (sharedDomains.includes(best.chunk.domain)) return null;
-  const contenders = hits.filter((h) => h.score >= best.score - margin && !sharedDomains.includes(h.chunk.domain));
+  // A general page (claims procedure, payments, contact hours: the tenant's taxonomy says which)
+  // applies to every product: when it answers best, the question is a general one, and it is
+  // never a "which product?" option.
+  if (isGeneral(best.chunk)) return null;
+  const contenders = hits.filter((h) => h.score >= best.score - margin && !isGeneral(h.chunk));
   const byProduct = new Map<string, Hit[]>();
   for (const hit of contenders) {
     const list = byProduct.get(hit.chunk.product) ?? [];

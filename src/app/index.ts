@@ -18,8 +18,6 @@ export interface App {
   turnService: TurnService;
   /** Tenants the service serves (from API keys, or the default tenant). */
   tenants: string[];
-  /** Retrieval domains a request may name (from the config bundle); others are INVALID_ARGUMENT. */
-  domains: readonly string[];
   /** The documents behind retrieval, for DocumentService. */
   documents: DocumentIndex;
   /** The size limits documents are checked against before they are written. */
@@ -59,7 +57,6 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   const retrieval = await createRetrievalBackend(config, {
     logger,
     tenants,
-    domains: bundle.domains,
     openDatabase: () => openLocalDatabase(config.persistence.dataDir),
     ...(overrides.extraCorpusDirs === undefined ? {} : { extraCorpusDirs: overrides.extraCorpusDirs }),
   });
@@ -93,6 +90,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     profiles: persistence.profiles,
     events: persistence.events,
     eraseThread: (key) => persistence.eraseThread(key),
+    taxonomy: (tenantId, signal) => retriever.taxonomy(tenantId, signal),
     now,
     newId: randomUUID,
     logger,
@@ -100,7 +98,6 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   return {
     turnService,
     tenants,
-    domains: bundle.domains,
     documents: retrieval.documents,
     documentRules: retrieval.rules,
     getChunk(tenantId, chunkId) {

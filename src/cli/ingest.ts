@@ -138,17 +138,16 @@ export async function ingestCommand(argv: string[], io: CommandIo): Promise<numb
 
   let config: Config;
   let tenantId: string;
-  let domains: readonly string[];
   try {
     config = loadConfig(io.env);
     tenantId = chooseTenant(config, values.tenant);
-    domains = loadBundle(config.bundleDir).domains;
+    loadBundle(config.bundleDir);
     await inputKind(path);
   } catch (err) {
     io.stderr.write(`frontdesk ingest: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
     return 2;
   }
-  const readOptions = { tenantId, domains, maxIdChars: config.limits.maxIdChars };
+  const readOptions = { tenantId, maxIdChars: config.limits.maxIdChars };
 
   const progress = createProgress(io.stderr);
   if (values["dry-run"] === true) return dryRun(path, readOptions, config, tenantId, io, progress);
@@ -185,7 +184,7 @@ export async function ingestCommand(argv: string[], io: CommandIo): Promise<numb
 
 async function dryRun(
   path: string,
-  readOptions: { tenantId: string; domains: readonly string[]; maxIdChars: number },
+  readOptions: { tenantId: string; maxIdChars: number },
   config: Config,
   tenantId: string,
   io: CommandIo,

@@ -11,8 +11,6 @@ import type { CommandIo } from "./chat.js";
 export interface ServeApp {
   turnService: TurnService;
   close(): Promise<void>;
-  /** Retrieval domains a request may name; others are refused. */
-  domains: readonly string[];
   /** When present, DocumentService is served too. */
   documents?: DocumentIndex;
   documentRules?: DocumentRules;
@@ -56,7 +54,6 @@ export async function runServe(config: Config, logger: Logger, createApp: Create
     turnService: app.turnService,
     config,
     logger,
-    domains: app.domains,
     ...(app.documents !== undefined && app.documentRules !== undefined ? { documents: { index: app.documents, rules: app.documentRules } } : {}),
   });
   let port: number;

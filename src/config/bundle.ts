@@ -23,12 +23,6 @@ export interface BundleIdentity {
   languages: Language[];
   defaultLanguage: Language;
   insurerName: PerLanguage<string>;
-  domains: string[];
-  /**
-   * Domains whose documents apply to every product (claims procedure, payments, contact hours).
-   * They are never offered as a clarify option: "which product?" is not answered by them.
-   */
-  sharedDomains: string[];
 }
 
 export class BundleError extends Error {
@@ -44,8 +38,9 @@ const ConfigFileSchema = z
     languages: z.array(z.enum(["fa", "en"])).min(1),
     defaultLanguage: z.enum(["fa", "en"]),
     insurerName: z.object({ fa: z.string().min(1), en: z.string().min(1) }).strict(),
-    domains: z.array(z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/u)).min(1),
-    sharedDomains: z.array(z.string()).default([]),
+    // Removed in 1.3.0: domains and products are the documents' own (the tenant's taxonomy).
+    domains: z.unknown().optional(),
+    sharedDomains: z.unknown().optional(),
   })
   .strict();
 
@@ -96,12 +91,15 @@ export function readBundle(dir: string): RawBundle {
   if (config && !config.success) schemaProblems.push(...zodProblems("config.json", config.error));
   let identity: BundleIdentity | null = null;
   if (config?.success) {
-    identity = config.data;
+    const { domains: _domains, sharedDomains: _shared, ...header } = config.data;
+    identity = header;
     if (!config.data.languages.includes(config.data.defaultLanguage)) {
       identityProblems.push(`config.json: defaultLanguage "${config.data.defaultLanguage}" is not one of languages`);
     }
-    for (const shared of config.data.sharedDomains) {
-      if (!config.data.domains.includes(shared)) identityProblems.push(`config.json: sharedDomains names "${shared}", which is not one of domains`);
+    for (const field of ["domains", "sharedDomains"] as const) {
+      if (config.data[field] !== undefined) {
+        identityProblems.push(`config.json: "${field}" is no longer read: domains, products and general pages come from the documents themselves (remove it)`);
+      }
     }
   }
   return { files, identity, readProblems, schemaProblems, identityProblems };

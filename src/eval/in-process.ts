@@ -79,7 +79,7 @@ export async function createInProcessTarget(options: InProcessTargetOptions): Pr
   const tenantId = app.tenants[0]!;
   const fixtures = new Set<string>();
   for (const dir of extraCorpusDirs) {
-    for (const document of (await loadCorpusDir(dir, { tenantId, domains: app.domains })).documents) fixtures.add(document.id);
+    for (const document of (await loadCorpusDir(dir, { tenantId })).documents) fixtures.add(document.id);
   }
 
   async function threadState(threadId: string): Promise<Partial<AgentStateValue> | null> {
@@ -135,6 +135,8 @@ export async function createInProcessTarget(options: InProcessTargetOptions): Pr
           return emptyObservation("error", "another turn was running on this thread", latencyMs);
         case "request_conflict":
           return emptyObservation("error", "request id reused with another text", latencyMs);
+        case "unknown_domain":
+          return emptyObservation("error", `domain not among the tenant's (${attempt.domains.join(", ")})`, latencyMs);
       }
     },
     close: () => app.close(),

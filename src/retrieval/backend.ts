@@ -31,8 +31,8 @@ export interface RetrievalBackendOptions {
   logger: Logger;
   /** Tenants the start-up corpus is loaded for. */
   tenants: readonly string[];
-  /** Allowed document domains (the config bundle's). */
-  domains: readonly string[];
+  /** Allowed document domains; default any slug (domains are the documents' own). */
+  domains?: readonly string[];
   /** Opens the data directory's SQLite file (the embedded default's document store). */
   openDatabase: () => Database.Database;
   /**
@@ -246,7 +246,7 @@ async function startupCorpus(config: Config, options: RetrievalBackendOptions, i
     for (const dir of dirs) {
       let corpus;
       try {
-        corpus = await loadCorpusDir(dir, { tenantId, domains: options.domains });
+        corpus = await loadCorpusDir(dir, { tenantId, ...(options.domains === undefined ? {} : { domains: options.domains }) });
       } catch (error) {
         throw new ConfigError(`FRONTDESK_CORPUS_DIR: cannot read ${dir} (${error instanceof Error ? error.message : String(error)})`);
       }

@@ -1,4 +1,5 @@
 import { DependencyError } from "../dependency/errors.js";
+import type { Taxonomy } from "../domain/taxonomy.js";
 import type { Language } from "../text/language.js";
 
 /** A source document as written by the insurer (one markdown file or one JSONL record). */
@@ -75,6 +76,8 @@ export interface RetrievalResult {
 /** Hybrid retrieval: sparse + dense, fused, reranked, expanded. Same contract for every backend. */
 export interface Retriever {
   retrieve(request: RetrievalRequest, signal?: AbortSignal): Promise<RetrievalResult>;
+  /** The tenant's own taxonomy (domains, products, their names), built from its documents. */
+  taxonomy(tenantId: string, signal?: AbortSignal): Promise<Taxonomy>;
 }
 
 /** Turns texts into dense vectors. Vectors are L2-normalised, so a dot product is a cosine. */

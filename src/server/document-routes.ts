@@ -16,8 +16,6 @@ export interface DocumentRoutesOptions {
   rules: DocumentRules;
   config: Config;
   logger: Logger;
-  /** Configured document domains: a document or filter naming another is INVALID_ARGUMENT. */
-  domains: readonly string[];
   /** Defaults to one built from config.auth. */
   tenants?: TenantResolver;
 }
@@ -29,7 +27,7 @@ function accept<T>(v: Validation<T>): T {
 
 /** DocumentService: tenant-scoped document management, authenticated like AgentService. */
 export function createDocumentRoutes(options: DocumentRoutesOptions): (router: ConnectRouter) => void {
-  const { documents, rules, config, logger, domains } = options;
+  const { documents, rules, config, logger } = options;
   const tenants = options.tenants ?? createTenantResolver(config.auth);
   const limits: DocumentLimits = {
     maxIdChars: config.limits.maxIdChars,
@@ -43,7 +41,7 @@ export function createDocumentRoutes(options: DocumentRoutesOptions): (router: C
   const impl: ServiceImpl<typeof DocumentService> = {
     async upsertDocuments(req, ctx) {
       const tenantId = requireTenant(ctx);
-      const input = accept(validateUpsertDocuments(req, tenantId, limits, domains, rules));
+      const input = accept(validateUpsertDocuments(req, tenantId, limits, rules));
       try {
         const outcomes = await documents.upsert(input, ctx.signal);
         return { results: outcomes.map((o) => create(UpsertResultSchema, { documentId: o.documentId, status: upsertStatusToWire(o.status), chunkCount: o.chunkCount })) };
@@ -77,7 +75,7 @@ export function createDocumentRoutes(options: DocumentRoutesOptions): (router: C
 
     async listDocuments(req, ctx) {
       const tenantId = requireTenant(ctx);
-      const listOptions = accept(validateListDocuments(req, limits, domains));
+      const listOptions = accept(validateListDocuments(req, limits));
       try {
         const page = await documents.listDocuments(tenantId, listOptions, ctx.signal);
         return { documents: page.documents.map(documentInfoToWire), nextPageToken: page.nextPageToken };

@@ -23,6 +23,8 @@ export function refusedAttemptError(attempt: RefusedAttempt, threadId: string): 
       return new ConnectError("turn in progress", Code.Aborted);
     case "request_conflict":
       return new ConnectError("request_id: already used with a different text", Code.InvalidArgument);
+    case "unknown_domain":
+      return new ConnectError(`domain: must be one of: ${attempt.domains.length > 0 ? attempt.domains.join(", ") : "(no documents yet)"}`, Code.InvalidArgument);
     default:
       return assertNever(attempt);
   }

@@ -21,8 +21,6 @@ export interface AgentRoutesOptions {
   turnService: TurnService;
   config: Config;
   logger: Logger;
-  /** Configured retrieval domains: a request naming another is INVALID_ARGUMENT. */
-  domains: readonly string[];
   /** Defaults to one built from config.auth. */
   tenants?: TenantResolver;
   /** Fires when the server starts shutting down: watch streams end at once instead of holding the shutdown for its grace period. */
@@ -59,13 +57,12 @@ function startRun(ctxSignal: AbortSignal, timeoutMs: number): TurnRun {
 
 export function createAgentRoutes(options: AgentRoutesOptions): (router: ConnectRouter) => void {
   const { turnService, config, logger } = options;
-  const { domains } = options;
   const tenants = options.tenants ?? createTenantResolver(config.auth);
 
   const validTurn = (req: TurnRequest | undefined, ctx: HandlerContext): TurnInput => {
     const tenantId = requireTenant(ctx);
     if (req === undefined) throw new ConnectError("turn: required", Code.InvalidArgument);
-    return { tenantId, ...accept(validateTurnRequest(req, config.limits, domains)) };
+    return { tenantId, ...accept(validateTurnRequest(req, config.limits)) };
   };
 
   /** Runs one turn and returns its wire result, or throws the one wire error it maps to. */

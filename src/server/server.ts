@@ -24,8 +24,6 @@ export interface BuildServerOptions {
   turnService: TurnService;
   config: Config;
   logger: Logger;
-  /** Configured retrieval domains: a request naming another is INVALID_ARGUMENT. */
-  domains: readonly string[];
   /** When given, DocumentService is served on the same port for the same API keys. */
   documents?: { index: DocumentIndex; rules: DocumentRules };
 }
@@ -88,13 +86,12 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
     config,
     logger,
     tenants,
-    domains: options.domains,
     draining: draining.signal,
   });
   const documentRoutes =
     documents === undefined
       ? undefined
-      : createDocumentRoutes({ documents: documents.index, rules: documents.rules, config, logger, tenants, domains: options.domains });
+      : createDocumentRoutes({ documents: documents.index, rules: documents.rules, config, logger, tenants });
   const routes = (router: ConnectRouter) => {
     agentRoutes(router);
     documentRoutes?.(router);

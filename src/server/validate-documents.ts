@@ -36,7 +36,6 @@ export function validateUpsertDocuments(
   req: UpsertDocumentsRequest,
   tenantId: string,
   limits: DocumentLimits,
-  domains: readonly string[],
   rules: DocumentRules,
 ): Validation<SourceDocument[]> {
   if (req.documents.length === 0) return invalid("documents", "required");
@@ -52,7 +51,6 @@ export function validateUpsertDocuments(
     const parsed = documentFromFields((field) => fields[field], {
       source: wire.source === "" ? `documents[${i}]` : wire.source,
       tenantId,
-      domains,
       maxIdChars: limits.maxIdChars,
     });
     if (parsed.kind === "invalid") return invalid(at(parsed.field ?? "id"), parsed.reason);
@@ -72,9 +70,10 @@ export function validateDeleteDocument(req: DeleteDocumentRequest, limits: Docum
   return checkDocumentId("document_id", req.documentId, limits.maxIdChars) ?? { kind: "valid", input: { documentId: req.documentId } };
 }
 
-export function validateListDocuments(req: ListDocumentsRequest, limits: DocumentLimits, domains: readonly string[]): Validation<ListOptions> {
+export function validateListDocuments(req: ListDocumentsRequest, limits: DocumentLimits): Validation<ListOptions> {
   if (req.pageSize > MAX_PAGE_SIZE) return invalid("page_size", `must be at most ${MAX_PAGE_SIZE}`);
-  if (req.domain !== "" && !domains.includes(req.domain)) return invalid("domain", `must be one of: ${domains.join(", ")}`);
+  // A domain is the documents' own slug: a filter no document has is an empty page, not an error.
+  if (req.domain !== "" && !/^[a-z0-9][a-z0-9_-]{0,63}$/u.test(req.domain)) return invalid("domain", "must be a slug: lower-case letters, digits and dashes, at most 64");
   const options: ListOptions = { pageSize: req.pageSize === 0 ? limits.listPageSize : req.pageSize };
   if (req.pageToken !== "") options.pageToken = req.pageToken;
   if (req.domain !== "") options.domain = req.domain;

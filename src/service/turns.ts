@@ -2,6 +2,7 @@ import type { CompiledAgentGraph } from "../agent/graph.js";
 import { textHash } from "../agent/nodes/record-turn.js";
 import type { AgentStateValue, TurnContext } from "../agent/state.js";
 import type { Logger } from "../domain/logger.js";
+import type { Taxonomy } from "../domain/taxonomy.js";
 import type { ThreadEvent, ThreadView, TurnInput } from "../domain/turn.js";
 import { threadKey, type ProfileStore, type ThreadLocks, type TurnEvents, type TurnTransaction } from "../persistence/index.js";
 import { runGraphTurn } from "./graph-run.js";
@@ -18,6 +19,8 @@ export interface TurnServiceDeps {
   events: TurnEvents;
   /** Deletes everything kept for a thread key; true when something existed. */
   eraseThread: (threadKey: string) => Promise<boolean>;
+  /** The tenant's taxonomy: a request's domain filter must name one of its domains. */
+  taxonomy: (tenantId: string, signal?: AbortSignal) => Promise<Taxonomy>;
   now: () => number;
   newId: () => string;
   logger: Logger;
@@ -75,6 +78,12 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
 
   return {
     async runTurn(input, options = {}): Promise<TurnAttempt> {
+      if (input.domain !== undefined && input.domain !== "") {
+        // The tenant's own domains, from its documents: a filter naming another would silently
+        // retrieve nothing.
+        const { domains } = await deps.taxonomy(input.tenantId, options.signal);
+        if (!domains.includes(input.domain)) return { kind: "unknown_domain", domains };
+      }
       const key = threadKey(input.tenantId, input.threadId);
       const lease = await locks.tryAcquire(key);
       if (lease === null) return { kind: "busy" };

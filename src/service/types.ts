@@ -18,7 +18,9 @@ export type TurnAttempt =
   /** Another turn on this thread is running ("reject" double-texting strategy). */
   | { kind: "busy" }
   /** Same request_id as a completed turn, different text. */
-  | { kind: "request_conflict" };
+  | { kind: "request_conflict" }
+  /** The request's domain filter names a domain none of the tenant's documents has. */
+  | { kind: "unknown_domain"; domains: string[] };
 
 export interface ThreadWatch extends AsyncIterable<WatchItem> {
   close(): void;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { EMPTY_TAXONOMY } from "../../src/domain/taxonomy.js";
 import type { NodeProgressEvent, TurnResult, WatchItem } from "../../src/domain/turn.js";
 import type { TurnAttempt } from "../../src/service/types.js";
 import { ModelError } from "../../src/models/errors.js";
@@ -104,7 +105,7 @@ describe("the turn graph", () => {
   });
 
   it("retries retrieval once with a widened query, then escalates", async () => {
-    const retriever = fakeRetriever(() => [{ chunk: deductible, score: 0.1 }]);
+    const retriever = fakeRetriever(() => [{ chunk: deductible, score: 0.1 }], { ...EMPTY_TAXONOMY, domains: ["motor"] });
     const h = harness({ models: scriptedModels({ triage: knowledge }), retriever });
     const { attempt, path } = await run(h, "Do you insure racehorses?", { domain: "motor" });
     const result = completed(attempt);

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { EMPTY_TAXONOMY, type Taxonomy } from "../../src/domain/taxonomy.js";
 import { loadBundle } from "../../src/app/bundle.js";
 import { PACKAGE_ROOT } from "../../src/config/config.js";
 import { silentLogger } from "../../src/domain/logger.js";
@@ -66,10 +67,14 @@ export function chunk(chunkId: string, text: string, meta: Partial<Chunk> = {}):
   };
 }
 
-export function fakeRetriever(respond: (request: RetrievalRequest) => Array<{ chunk: Chunk; score: number }>): Retriever & { requests: RetrievalRequest[] } {
+export function fakeRetriever(
+  respond: (request: RetrievalRequest) => Array<{ chunk: Chunk; score: number }>,
+  taxonomy: Taxonomy = EMPTY_TAXONOMY,
+): Retriever & { requests: RetrievalRequest[] } {
   const requests: RetrievalRequest[] = [];
   return {
     requests,
+    taxonomy: async () => taxonomy,
     async retrieve(request, signal) {
       if (signal?.aborted) throw signal.reason;
       requests.push(request);
@@ -114,6 +119,7 @@ export function harness(options: {
     profiles: persistence.profiles,
     events: persistence.events,
     eraseThread: (key) => persistence.eraseThread(key),
+    taxonomy: (tenantId, signal) => options.retriever.taxonomy(tenantId, signal),
     now: deps.now,
     newId: deps.newId,
     logger: silentLogger,

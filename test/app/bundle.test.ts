@@ -64,6 +64,18 @@ describe("config bundle", () => {
     expect(() => loadBundle(dir)).toThrow(/restrictedIntents[\s\S]*defaultLanguage|defaultLanguage[\s\S]*restrictedIntents/u);
   });
 
+  it("refuses the fixed domain lists of earlier versions: domains are the documents' own", () => {
+    const dir = copyOfBaseline();
+    edit(dir, "config.json", (config) => {
+      config.domains = ["motor"];
+      config.sharedDomains = ["general"];
+    });
+    expect(problemsOf(dir)).toEqual([
+      'config.json: "domains" is no longer read: domains, products and general pages come from the documents themselves (remove it)',
+      'config.json: "sharedDomains" is no longer read: domains, products and general pages come from the documents themselves (remove it)',
+    ]);
+  });
+
   it("reports unreadable files by name", () => {
     const dir = copyOfBaseline();
     writeFileSync(path.join(dir, "copy.json"), "{ not json");

@@ -50,7 +50,7 @@ describe("frontdesk ingest", () => {
     await writeFile(path.join(docs, "bicycle-en.md"), md({ id: "bicycle-en", ...base }, "Bicycle insurance covers theft of a locked bicycle.\n\n## Bicycle theft deductible\n\nThe bicycle theft deductible is 15%."));
     await writeFile(path.join(docs, "kayak-en.md"), md({ id: "kayak-en", ...base, title: "Kayak Insurance", product: "kayak" }, "Kayak insurance covers a kayak stolen from a locked rack."));
     await writeFile(path.join(docs, "no-lang.md"), md({ id: "no-lang", ...base, lang: "" }, "Body."));
-    await writeFile(path.join(docs, "pets.md"), md({ id: "pets", ...base, domain: "pets" }, "Body."));
+    await writeFile(path.join(docs, "pets.md"), md({ id: "pets", ...base, domain: "Pets!" }, "Body."));
     await writeFile(path.join(docs, "blob.md"), md({ id: "blob", ...base }, `An image: ${"A".repeat(900)}`));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -63,7 +63,7 @@ describe("frontdesk ingest", () => {
     expect(run.stderr.text().split("\n").filter((line) => line !== "")).toEqual([
       `frontdesk ingest: ${path.join(docs, "blob.md")}: chunk over the size limit: an unbroken run of 900 characters cannot fit in a chunk of 700`,
       `frontdesk ingest: ${path.join(docs, "no-lang.md")}: missing front matter field(s): lang`,
-      `frontdesk ingest: ${path.join(docs, "pets.md")}: unknown domain "pets" (expected one of: motor, health, travel, life, home, device, general)`,
+      `frontdesk ingest: ${path.join(docs, "pets.md")}: invalid domain "Pets!" (a slug: lower-case letters, digits, dashes)`,
     ]);
     expect(run.stdout.text()).toBe(
       `ingested 2 document(s) into the document store in ${dataDir} for tenant default: 2 added, 0 replaced, 0 unchanged (3 chunks written); 3 failed\n`,
@@ -119,7 +119,7 @@ describe("frontdesk ingest", () => {
     expect(await main(["ingest", docs], run.io)).toBe(1);
     const err = run.stderr.text();
     expect(err).toContain("5/5 documents | 2 written | 3 failed");
-    expect(err).toContain(`${path.join(docs, "pets.md")}: unknown domain "pets"`);
+    expect(err).toContain(`${path.join(docs, "pets.md")}: invalid domain "Pets!"`);
   });
 
   test("usage and configuration errors exit 2 with a reason", async () => {

@@ -115,6 +115,9 @@ describe("the service end to end (offline model, bundled corpus)", () => {
       expect((error as ConnectError).code).toBe(Code.InvalidArgument);
       expect((error as ConnectError).rawMessage.startsWith(`${field}:`)).toBe(true);
     }
+    // The tenant's own domains, from its documents, not a list in the configuration.
+    const domain = (await server.client.turn(turn("e2e-bad", "hi", { domain: "pets" })).catch((e: unknown) => e)) as ConnectError;
+    expect(domain.rawMessage).toBe("domain: must be one of: device, general, health, home, life, motor, travel");
     const missing = await server.client.getThread({ threadId: "e2e-bad" }).catch((e: unknown) => e);
     expect((missing as ConnectError).code).toBe(Code.NotFound);
   });

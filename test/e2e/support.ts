@@ -22,7 +22,7 @@ export interface RealServer {
 export async function startRealServer(env: Record<string, string> = {}, overrides: AppOverrides = {}): Promise<RealServer> {
   const config = loadConfig({ FRONTDESK_PORT: "0", FRONTDESK_CHECKPOINTER: "memory", FRONTDESK_LOG_LEVEL: "silent", ...env });
   const app = await createApp(config, logger, overrides);
-  const frontdesk = buildServer({ turnService: app.turnService, config, logger, domains: app.domains, documents: { index: app.documents, rules: app.documentRules } });
+  const frontdesk = buildServer({ turnService: app.turnService, config, logger, documents: { index: app.documents, rules: app.documentRules } });
   const { port } = await frontdesk.listen();
   const transport = createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}` });
   const client = createClient(AgentService, transport);

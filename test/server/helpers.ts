@@ -178,7 +178,6 @@ export function bearer(key: string): Record<string, string> {
 export async function startServer(
   options: {
     env?: Record<string, string>;
-    domains?: readonly string[];
     fake?: FakeTurnService;
     logger?: Logger;
     documents?: { index: DocumentIndex; rules: DocumentRules };
@@ -190,7 +189,6 @@ export async function startServer(
     turnService: fake,
     config,
     logger: options.logger ?? silentLogger,
-    domains: options.domains ?? ["motor", "health", "travel"],
     ...(options.documents === undefined ? {} : { documents: options.documents }),
   });
   const { port } = await frontdesk.listen();

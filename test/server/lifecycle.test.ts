@@ -45,7 +45,7 @@ describe("TLS", () => {
   test("serves over https; a client trusting the certificate gets through, one that does not is refused", async () => {
     const fake = new FakeTurnService();
     const config = testConfig({ FRONTDESK_TLS_CERT: cert, FRONTDESK_TLS_KEY: key });
-    const frontdesk = buildServer({ turnService: fake, config, logger: silentLogger, domains: ["motor"] });
+    const frontdesk = buildServer({ turnService: fake, config, logger: silentLogger });
     expect(frontdesk.scheme).toBe("https");
     const { port } = await frontdesk.listen();
     const client = (ca?: Buffer) =>
@@ -78,12 +78,12 @@ describe("TLS", () => {
 
   test("an unreadable certificate is a ConfigError naming the variable", () => {
     const config = testConfig({ FRONTDESK_TLS_CERT: path.join(dir, "missing.pem"), FRONTDESK_TLS_KEY: key });
-    expect(() => buildServer({ turnService: new FakeTurnService(), config, logger: silentLogger, domains: ["motor"] })).toThrow(/FRONTDESK_TLS_CERT: cannot read/);
+    expect(() => buildServer({ turnService: new FakeTurnService(), config, logger: silentLogger })).toThrow(/FRONTDESK_TLS_CERT: cannot read/);
   });
 });
 
 describe("bind policy", () => {
-  const build = (env: Record<string, string>) => buildServer({ turnService: new FakeTurnService(), config: testConfig(env), logger: silentLogger, domains: ["motor"] });
+  const build = (env: Record<string, string>) => buildServer({ turnService: new FakeTurnService(), config: testConfig(env), logger: silentLogger });
 
   test("without API keys, a non-loopback host is refused with a clear message", async () => {
     const frontdesk = build({ FRONTDESK_API_KEYS: "", FRONTDESK_HOST: "0.0.0.0" });
@@ -162,7 +162,7 @@ describe("graceful close", () => {
   });
 
   test("close() is idempotent and works before listen()", async () => {
-    const frontdesk = buildServer({ turnService: new FakeTurnService(), config: testConfig(), logger: silentLogger, domains: ["motor"] });
+    const frontdesk = buildServer({ turnService: new FakeTurnService(), config: testConfig(), logger: silentLogger });
     await Promise.all([frontdesk.close(), frontdesk.close()]);
   });
 });

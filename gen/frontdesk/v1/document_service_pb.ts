@@ -39,7 +39,8 @@ export type Document = Message<"frontdesk.v1.Document"> & {
   product: string;
 
   /**
-   * Business domain; must be one of the server's configured domains.
+   * Business domain: the document's own slug (lower-case letters, digits, dashes). The tenant's
+   * domains are the ones its documents name.
    *
    * @generated from field: string domain = 4;
    */
@@ -191,7 +192,7 @@ export type ListDocumentsRequest = Message<"frontdesk.v1.ListDocumentsRequest"> 
   pageToken: string;
 
   /**
-   * Optional: only documents of this configured domain.
+   * Optional: only documents of this domain (a slug; no match is an empty page).
    *
    * @generated from field: string domain = 3;
    */

@@ -61,8 +61,9 @@ export type TurnRequest = Message<"frontdesk.v1.TurnRequest"> & {
   locale: string;
 
   /**
-   * Optional retrieval scope (for example "motor", "health"). Must be a configured domain;
-   * applied by the server as a retrieval filter, never by the model.
+   * Optional retrieval scope: one of the domains the tenant's documents name (their `domain`
+   * slug; INVALID_ARGUMENT lists them otherwise). Applied by the server as a retrieval filter,
+   * never by the model.
    *
    * @generated from field: string domain = 6;
    */

@@ -24,7 +24,12 @@ export function gradeNode(deps: AgentDeps) {
     let update: AgentStateUpdate = {};
     let grade: GradeState;
 
-    const ambiguity = hits.length > 0 && best >= grading.sufficientScore ? findAmbiguity(hits, state.rewrittenQuery, state.language, grading.ambiguityMargin, grading.maxClarifyOptions, deps.bundle.sharedDomains) : null;
+    const taxonomy = await deps.retriever.taxonomy(state.turn!.tenantId, config.signal);
+    const general = new Set(taxonomy.products.filter((p) => p.general).map((p) => p.product));
+    const ambiguity =
+      hits.length > 0 && best >= grading.sufficientScore
+        ? findAmbiguity(hits, state.rewrittenQuery, state.language, grading.ambiguityMargin, grading.maxClarifyOptions, (chunk) => general.has(chunk.product))
+        : null;
     if (hits.length === 0 || best < grading.insufficientScore) {
       grade = { verdict: "insufficient", relevantChunkIds: [], method: "scores", options: [] };
     } else if (ambiguity !== null) {

@@ -9,6 +9,7 @@ import { createLexicalReranker } from "../rerank/lexical.js";
 import type { Chunk, RetrievalRequest, RetrievalResult, RetrievedChunk, Retriever, SourceDocument } from "../types.js";
 import { createDenseIndex } from "./dense-index.js";
 import type { ChunkFilter, ScoredChunkId } from "./filter.js";
+import { createTaxonomyCache } from "../taxonomy.js";
 import { createSparseIndex } from "./sparse-index.js";
 
 /** The embedded index's reranker, by default, uses this index's per-tenant term statistics. */
@@ -83,10 +84,24 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
   let queue: Promise<unknown> = Promise.resolve();
 
   const findDocument = (tenantId: string, documentId: string): StoredDocument | undefined => tenants.get(tenantId)?.get(documentId);
+  // This process sees every change of its documents: a taxonomy lasts until one.
+  const taxonomies = createTaxonomyCache({
+    ttlMs: Infinity,
+    load: (tenantId) =>
+      [...(tenants.get(tenantId)?.values() ?? [])].map(({ summary, chunks }) => ({
+        id: summary.id,
+        title: summary.title,
+        product: summary.product,
+        domain: summary.domain,
+        lang: summary.lang,
+        text: chunks.map((c) => `${c.section}\n${c.text}`).join("\n"),
+      })),
+  });
 
   const removeDocument = (tenantId: string, documentId: string): boolean => {
     const documents = tenants.get(tenantId);
     if (documents?.delete(documentId) !== true) return false;
+    taxonomies.invalidate(tenantId);
     sparse.remove(tenantId, documentId);
     dense.remove(tenantId, documentId);
     if (documents.size === 0) tenants.delete(tenantId);
@@ -129,6 +144,7 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
       tenants.set(document.tenantId, documents);
     }
     const { id, tenantId, title, product, domain, lang, source } = document;
+    taxonomies.invalidate(tenantId);
     documents.set(id, {
       summary: { id, tenantId, title, product, domain, lang, source, chunkCount: chunks.length, contentHash },
       chunks,
@@ -202,6 +218,8 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
     },
 
     getChunk,
+
+    taxonomy: (tenantId, signal) => taxonomies.get(tenantId, signal),
 
     get size() {
       return sparse.size;

@@ -34,6 +34,7 @@ const REQUIRED_FIELDS = ["id", "title", "product", "domain", "lang"] as const;
 export const DOCUMENT_FIELDS = [...REQUIRED_FIELDS, "body"] as const;
 // Ids end up in chunk ids (`${id}#${n}`) and citations: keep them to a safe, readable alphabet.
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/u;
+const SLUG = /^[a-z0-9][a-z0-9_-]*$/u;
 
 /**
  * Parses one document. `content` may be the raw bytes of a file: they are decoded strictly, so a
@@ -96,6 +97,9 @@ export function documentFromFields(get: (field: string) => string | undefined, o
   if (!ID_PATTERN.test(id)) return invalid("id", `invalid id "${id.slice(0, 80)}" (letters, digits, . _ - only)`);
   if ((get("product") ?? "").trim().length > maxIdChars) return invalid("product", `product longer than ${maxIdChars} characters`);
   if (!isLanguage(lang)) return invalid("lang", `unsupported lang "${lang.slice(0, 20)}" (expected fa or en)`);
+  // Domains and products are the documents' own: slugs, not names from a list in the code.
+  if (!SLUG.test(domain)) return invalid("domain", `invalid domain "${domain.slice(0, 40)}" (a slug: lower-case letters, digits, dashes)`);
+  if (!SLUG.test((get("product") ?? "").trim())) return invalid("product", `invalid product "${(get("product") ?? "").trim().slice(0, 40)}" (a slug: lower-case letters, digits, dashes)`);
   if (options.domains !== undefined && !options.domains.includes(domain)) {
     return invalid("domain", `unknown domain "${domain.slice(0, 40)}" (expected one of: ${options.domains.join(", ")})`);
   }

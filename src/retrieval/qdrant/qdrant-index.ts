@@ -5,6 +5,7 @@ import { createLexicalReranker } from "../rerank/lexical.js";
 import type { Retriever } from "../types.js";
 import { createCollectionClient } from "./client.js";
 import { createQdrantReader } from "./reads.js";
+import { createQdrantTaxonomy } from "./taxonomy.js";
 import { collectionRecord, ensureCollection, type SparseWeighting } from "./schema.js";
 import { createQdrantWriter } from "./writes.js";
 
@@ -28,6 +29,8 @@ export interface QdrantIndexOptions extends HybridRetrievalOptions {
   timeoutMs?: number;
   /** Retries of failed requests (all requests here are idempotent). Default DEFAULT_RETRY_POLICY. */
   retry?: RetryPolicy;
+  /** How long a tenant's taxonomy is trusted before it is read again (other replicas write too). Default 60000 ms. */
+  taxonomyTtlMs?: number;
 }
 
 export interface QdrantIndex extends Retriever, DocumentIndex {
@@ -58,12 +61,26 @@ export function createQdrantIndex(options: QdrantIndexOptions): QdrantIndex {
   const record = collectionRecord(embedder, weighting);
   const reader = createQdrantReader({ client, embedder, reranker: reranker ?? createLexicalReranker(), candidates, rrfK, contextWindow, minScore });
   const writer = createQdrantWriter({ client, embedder, chunker, weighting, upsertPoints: options.upsertPoints ?? 128 });
+  const taxonomies = createQdrantTaxonomy(client, options.taxonomyTtlMs ?? 60_000);
   return {
     ensureCollection: (signal) => ensureCollection(client, embedder, record, signal),
     retrieve: reader.retrieve,
     listDocuments: reader.listDocuments,
     getChunk: reader.getChunk,
-    upsert: writer.upsert,
-    remove: writer.remove,
+    taxonomy: (tenantId, signal) => taxonomies.get(tenantId, signal),
+    async upsert(documents, signal) {
+      try {
+        return await writer.upsert(documents, signal);
+      } finally {
+        for (const tenantId of new Set(documents.map((d) => d.tenantId))) taxonomies.invalidate(tenantId);
+      }
+    },
+    async remove(tenantId, documentId, signal) {
+      try {
+        return await writer.remove(tenantId, documentId, signal);
+      } finally {
+        taxonomies.invalidate(tenantId);
+      }
+    },
   };
 }

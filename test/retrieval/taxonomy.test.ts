@@ -1,0 +1,62 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../src/config/config.js";
+import { productsNamed } from "../../src/domain/taxonomy.js";
+import { loadCorpusDir } from "../../src/retrieval/index.js";
+import { buildTaxonomy, createTaxonomyCache, type TaxonomyDocument } from "../../src/retrieval/taxonomy.js";
+import { analyze } from "../../src/text/analysis/index.js";
+
+async function taxonomyOf(dir: string) {
+  const { documents } = await loadCorpusDir(path.join(PACKAGE_ROOT, dir), { tenantId: "t" });
+  return buildTaxonomy(documents.map((d) => ({ ...d, text: d.body })));
+}
+
+describe("the tenant's taxonomy, built from its documents", () => {
+  it("takes domains and products from the bundled corpus and finds its general pages", async () => {
+    const t = await taxonomyOf("data/corpus");
+    expect(t.domains).toEqual(["device", "general", "health", "home", "life", "motor", "travel"]);
+    expect(t.products.filter((p) => p.general).map((p) => p.product)).toEqual(["claims-procedure", "complaints", "contact-hours", "payments", "renewal-cancellation"]);
+    expect(t.products.find((p) => p.product === "motor-body")).toMatchObject({ domain: "motor", languages: ["en", "fa"], documentIds: ["motor-body-en", "motor-body-fa"] });
+  });
+
+  it("does the same, unchanged, for an insurer nobody tuned it on: its own slugs, general section and one-language products", async () => {
+    const t = await taxonomyOf("eval/insurers/sadaf-assurance/corpus");
+    expect(t.domains).toEqual(["customer-care", "gadget", "journey", "medical", "property", "vehicle"]);
+    expect(t.products.filter((p) => p.general).map((p) => p.domain)).toEqual(Array(6).fill("customer-care"));
+    expect(t.products.find((p) => p.product === "mehr-visitor")?.languages).toEqual(["fa"]);
+    expect(t.products.find((p) => p.product === "gadgetguard")?.languages).toEqual(["en"]);
+    // Products are named in either language, by their brand and by their slug.
+    expect(productsNamed(t, analyze("how much is rahvar gold?")).map((p) => p.product)).toEqual(["rahvar-comprehensive"]);
+    expect(productsNamed(t, analyze("بیمه رهوار طلایی چند است")).map((p) => p.product)).toEqual(["rahvar-comprehensive"]);
+    expect(productsNamed(t, analyze("mehr visitor insurance for my mother")).map((p) => p.product)).toEqual(["mehr-visitor"]);
+  });
+
+  it("keeps a name term only if no other product's names have it", () => {
+    const doc = (id: string, product: string, domain: string, title: string): TaxonomyDocument => ({ id, product, domain, title, lang: "en", text: title });
+    const t = buildTaxonomy([doc("a", "car-basic", "car", "Car Basic Cover"), doc("b", "car-plus", "car", "Car Plus Cover"), doc("c", "home", "home", "Home Cover")]);
+    expect(t.products.find((p) => p.product === "car-basic")?.nameTerms).toEqual(analyze("basic"));
+    expect(t.products.find((p) => p.product === "car-plus")?.nameTerms).toEqual(analyze("plus"));
+    expect(t.products.every((p) => !p.general)).toBe(true);
+  });
+
+  it("is rebuilt after a change, and a failed load is not cached", async () => {
+    let documents: TaxonomyDocument[] = [{ id: "a", product: "car", domain: "motor", title: "Car", lang: "en", text: "" }];
+    let fail = true;
+    const cache = createTaxonomyCache({
+      ttlMs: Infinity,
+      load: () => {
+        if (fail) {
+          fail = false;
+          throw new Error("store down");
+        }
+        return documents;
+      },
+    });
+    await expect(cache.get("t")).rejects.toThrow("store down");
+    expect((await cache.get("t")).domains).toEqual(["motor"]);
+    documents = [...documents, { id: "b", product: "trip", domain: "travel", title: "Trip", lang: "en", text: "" }];
+    expect((await cache.get("t")).domains).toEqual(["motor"]);
+    cache.invalidate("t");
+    expect((await cache.get("t")).domains).toEqual(["motor", "travel"]);
+  });
+});
