@@ -1,6 +1,7 @@
 import { analyze } from "../text/analysis/index.js";
 import { foldForMatch } from "../text/normalize.js";
 import { parseInterval, quantityFits, unitHint, type Quantity } from "./quantities.js";
+import { speaksOf } from "./attributes.js";
 import type { QuestionAnalysis } from "./question.js";
 import type { ReadingUnit } from "./types.js";
 
@@ -47,7 +48,9 @@ export function tablesOf(units: readonly ReadingUnit[]): Table[] {
     if (unit.shape.kind !== "row" || seen.has(unit.chunkId)) continue;
     seen.add(unit.chunkId);
     const shape = unit.shape;
-    const rh = shape.rowHeaderColumn;
+    // Without a marked row header, the first column names the row ("80,001–150,000", "1–7 days"),
+    // as a reader takes it.
+    const rh = shape.rowHeaderColumn ?? (shape.cells.length >= 2 ? 0 : null);
     const label = shape.rowLabel ?? (rh !== null ? (shape.cells[rh]?.value ?? "") : "");
     const values = shape.cells.map((c, column) => ({ ...c, column })).filter((c) => c.column !== rh && c.value.trim() !== "");
     let table = tables.get(shape.table);
@@ -72,20 +75,33 @@ export function tablesOf(units: readonly ReadingUnit[]): Table[] {
 
 const termsOf = (text: string) => new Set(analyze(text));
 
-/** How well a label matches the question: 1 for a quantity inside its interval, else the share of its words the question uses. */
+// Words that name a unit, not a row: every row of a trip-length column says "days".
+const UNIT_WORDS = new Set(analyze("day days night nights week weeks month months year years old age aged aed dirham dirhams usd rial rials toman روز روزه شب هفته ماه سال ساله سن درهم ریال تومان"));
+
+/**
+ * How well a label matches the question: 2 for a quantity inside its interval, 0 for a
+ * quantity of its kind outside it (a 10-day trip is not "16–31 days", whatever its words), else
+ * the share of its words (units aside) the question uses.
+ */
 function labelMatch(label: string, headerHint: string, question: QuestionAnalysis, questionTerms: ReadonlySet<string>, used: Set<Quantity>): number {
   const interval = parseInterval(label, unitHint(headerHint));
   if (interval !== null) {
     const fit = question.quantities.find((q) => !used.has(q) && quantityFits(q, interval));
     if (fit !== undefined) {
       used.add(fit);
-      return 1;
+      // Of two rows holding the quantity ("8–15 days", "max 45 days"), the narrower is meant.
+      const width = Number.isFinite(interval.hi) ? interval.hi - interval.lo : 1e9;
+      return 2 + 1 / (1 + width / Math.max(1, fit.value));
     }
+    if (interval.unit !== null && question.quantities.some((q) => q.kind === interval.unit)) return 0;
   }
-  const words = [...termsOf(label)].filter((t) => !/^\d/u.test(t));
+  const words = [...termsOf(label)].filter((t) => !/^\d/u.test(t) && !UNIT_WORDS.has(t));
   if (words.length === 0) return 0;
   const hits = words.filter((t) => questionTerms.has(t)).length;
-  return hits / words.length;
+  // Numbers a label names as words of its own ("6 cylinders", "4x4") count when the question says them.
+  const numbers = [...termsOf(label)].filter((t) => /^\d+$/u.test(t));
+  const numberHits = numbers.filter((n) => question.quantities.some((q) => String(q.value) === n)).length;
+  return hits / words.length + (numbers.length > 0 ? numberHits / numbers.length / 2 : 0);
 }
 
 /** True when a set of labels is a dimension the question must pick from (ranges or names), not free text. */
@@ -97,11 +113,18 @@ function isDimension(labels: readonly string[]): boolean {
 /** Reads one table for the question. */
 export function readTable(table: Table, question: QuestionAnalysis): CellReading {
   const questionTerms = new Set(question.terms);
-  const contextHint = `${table.caption ?? ""} ${table.rowHeader}`;
+  // What the row labels measure: their column's header says it best ("Device price (AED)"),
+  // the caption only when it does not ("… by trip length").
+  const contextHint = unitHint(table.rowHeader) !== null ? table.rowHeader : `${table.rowHeader} ${table.caption ?? ""}`;
 
-  // Columns first: plan names and ranges in headers rarely collide with row labels.
+  // Columns first: plan names and ranges in headers rarely collide with row labels. A header
+  // naming the asked attribute ("Hours", "Excess") is the asked column.
+  const main = question.asked[0];
   const columnQuantities = new Set<Quantity>();
-  const columnScores = table.columns.map((c) => labelMatch(c.header, `${c.header} ${table.caption ?? ""}`, question, questionTerms, columnQuantities));
+  const columnScores = table.columns.map((c) => {
+    const score = labelMatch(c.header, unitHint(c.header) !== null ? c.header : `${c.header} ${table.caption ?? ""}`, question, questionTerms, columnQuantities);
+    return main !== undefined && speaksOf(termsOf(c.header), main) ? Math.max(score, 1) : score;
+  });
   const rowQuantities = new Set<Quantity>(columnQuantities);
   const rowScores = table.rows.map((r) => {
     const used = new Set(rowQuantities);

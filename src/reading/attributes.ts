@@ -1,0 +1,71 @@
+import { analyze } from "../text/analysis/index.js";
+import type { Attribute } from "./question.js";
+
+/**
+ * The words that name each attribute, in both languages, analysed: a question asking "how much
+ * does it cost?" is about a price, and a table whose header says "Premium" states one. A
+ * question's attribute word counts as covered by any passage about that attribute.
+ */
+const WORDS: Record<Attribute, string> = {
+  price: "price prices cost costs premium premiums rate rates fee fees quote tariff pay monthly yearly annual annually قیمت هزینه حق بیمه نرخ تعرفه ماهانه سالانه ماهی سالی",
+  limit: "limit limits maximum max ceiling cap sum insured pays سقف حداکثر تعهد مبلغ",
+  deductible: "deductible deductibles excess excesses franchise copay copayment فرانشیز سهم",
+  waiting: "waiting wait period انتظار",
+  deadline: "deadline within days notify report submit time limit مهلت ظرف روز اعلام گزارش",
+  age: "age ages old years eligible eligibility سن سال ساله",
+  covered: "cover covers covered coverage include includes included pay pays پوشش شامل",
+  excluded: "exclude excluded exclusion exclusions not covered استثنا استثنائات",
+  how: "how step steps procedure process مراحل روال",
+  contact: "phone number call email address contact branch whatsapp line تلفن شماره تماس ایمیل آدرس نشانی شعبه",
+  hours: "hours open opening close time ساعت ساعات باز کاری",
+  definition: "mean means meaning definition define یعنی تعریف معنی",
+  discount: "discount discounts reduction bonus تخفیف",
+  documents: "document documents paperwork papers مدارک مدرک",
+  refund: "refund refunds refundable reimburse reimbursement استرداد بازپرداخت",
+  duration: "duration days months period long مدت روز ماه",
+};
+
+const TERMS = new Map<Attribute, ReadonlySet<string>>((Object.entries(WORDS) as Array<[Attribute, string]>).map(([a, words]) => [a, new Set(analyze(words))]));
+
+export function attributeTerms(attribute: Attribute): ReadonlySet<string> {
+  return TERMS.get(attribute) ?? new Set();
+}
+
+/** The asked attributes a term names ("excess" names the deductible). */
+export function attributesNamed(term: string, asked: readonly Attribute[]): Attribute[] {
+  return asked.filter((a) => attributeTerms(a).has(term));
+}
+
+/** True when the passage's terms speak of the attribute. */
+export function speaksOf(terms: ReadonlySet<string>, attribute: Attribute): boolean {
+  for (const t of attributeTerms(attribute)) if (terms.has(t)) return true;
+  return false;
+}
+
+const MONEY_OR_NUMBER = /\d/u;
+const TIME = /\b\d{1,2}[:.]\d{2}\b|\d{1,2}\s*(?:am|pm)\b/iu;
+const CONTACT = /(?:\+?\d[\d\s-]{6,}\d)|@|www\.|https?:\/\//u;
+
+/** Whether a passage can answer the asked attribute by its form (a figure, a time, an address). */
+export function formFits(text: string, asked: readonly Attribute[]): boolean {
+  if (asked.length === 0) return true;
+  return asked.some((a) => {
+    switch (a) {
+      case "hours":
+        return TIME.test(text);
+      case "contact":
+        return CONTACT.test(text);
+      case "price":
+      case "limit":
+      case "deductible":
+      case "waiting":
+      case "deadline":
+      case "duration":
+      case "discount":
+      case "age":
+        return MONEY_OR_NUMBER.test(text);
+      default:
+        return true;
+    }
+  });
+}

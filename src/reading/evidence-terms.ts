@@ -1,0 +1,113 @@
+import type { Taxonomy } from "../domain/taxonomy.js";
+import { analyze } from "../text/analysis/index.js";
+
+/**
+ * Terms as the reader weighs them: by how rare they are in the tenant's own documents (its
+ * taxonomy's document frequencies), so "insurance" counts little and a plan name a lot, in any
+ * corpus. Words of asking ("what", «چقدره», "please") weigh nothing: they are how a question is
+ * put, not what it is about.
+ */
+const ASKING = new Set(
+  analyze(`what which how when where who why whats hows much many tell say know want need can could would should will may
+    is are does do did was were be been please pls plz thanks hi hello hey dear sir madam guys guy you yours
+    get gets got getting go goes going come comes coming came want wants wanted let say said tell mean means
+    think thought sure ok okay yeah yes no also still already just even really actually exactly maybe pls thx u ur im ive
+    anything something thing things way like about around approximately roughly
+    اگه اگر اگرچه هم هنوز الان دیگه خب پس حالا واقعا مثلا یعنی فقط حتی شاید تو توی از به با برای رو را و یا ولی اما که
+    میخواد میخوام میاد بیاد میره بره میگه بگه گفت گفتن شده میشه بشه میشن کنه میکنه میکنم بکنم داشته باشه باشه بود بودن
+    چه چی چیه چیست چیزی چطور چطوری چگونه کدام کدوم کی کجا چرا چقدر چقدره چقد چند چنده چندمه آیا ایا لطفا لطفاً ممنون سلام
+    میشه می شود میشود بشه باشه هست است هستش بگید بگین بگو بفرمایید بدونم میخوام میخواستم می خواهم خواهشا
+    دارم داره دارد دارید داریم کنم کنید میکنه میکند`),
+);
+
+export function isAsking(term: string): boolean {
+  return ASKING.has(term);
+}
+
+/**
+ * Words that frame a stated quantity ("worth", "paid", "years old", «سالمه», "days", "AED"):
+ * the quantity itself is matched against ranges, so its frame is not content to cover.
+ */
+const QUANTITY_FRAME = new Set(
+  analyze(`worth valued value paid pay cost price bought old aged age yrs yr years year months month weeks week days day nights night
+    k thousand million aed dhs dirham dirhams usd dollars euro euros rial rials toman tomans
+    ساله سالمه سالشه سالش سال سن سنم ماه ماهه ماهشه هفته روز روزه شب هزار میلیون درهم درهمی ریال تومان دلار یورو ارزش قیمت`),
+);
+
+/** A question's content terms: analysed, without words of asking and without bare numbers (quantities are matched apart). */
+export function questionTerms(text: string, hasQuantities = false): string[] {
+  return [...new Set(analyze(text).filter((t) => !ASKING.has(t) && !/^\d/u.test(t) && !(hasQuantities && QUANTITY_FRAME.has(t))))];
+}
+
+/** Inverse document frequency in the tenant's documents; unseen terms weigh most. */
+export function termWeight(taxonomy: Taxonomy, term: string): number {
+  const df = taxonomy.documentFrequency.get(term) ?? 0;
+  return Math.log(1 + (taxonomy.documents + 1) / (df + 1));
+}
+
+function editDistanceAtMost(a: string, b: string, max: number): boolean {
+  if (Math.abs(a.length - b.length) > max) return false;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      current.push(value);
+      best = Math.min(best, value);
+    }
+    if (best > max) return false;
+    previous = current;
+  }
+  return previous[b.length]! <= max;
+}
+
+/**
+ * The tenant's spelling of a misspelt term ("hamsafr" → "hamsafar", "insurence" → "insur"), when
+ * exactly one vocabulary term is that close; the term itself when it is known or nothing is.
+ */
+export function correctTerm(taxonomy: Taxonomy, term: string): string {
+  if (taxonomy.vocabulary.has(term) || term.length < 5 || /\d/u.test(term)) return term;
+  const max = term.length >= 9 ? 2 : 1;
+  let found: string | null = null;
+  for (const known of taxonomy.vocabulary) {
+    if (known.length < 4 || known[0] !== term[0]) continue;
+    if (!editDistanceAtMost(term, known, max)) continue;
+    if (found !== null && found !== known) return term;
+    found = known;
+  }
+  return found ?? term;
+}
+
+// Colloquial Persian endings ("گوشیمو" = گوشی + م + و, "خونه" = خانه, "ماهشه" = ماه + ش + ه):
+// tried, longest first, only when what remains is a word of the tenant's own documents.
+const FA_COLLOQUIAL_ENDINGS = ["هامو", "هاشو", "مونو", "شونو", "تونو", "ومو", "مو", "تو", "شو", "رو", "شه", "مه", "ته", "مون", "تون", "شون", "هام", "هاش", "م", "ت", "ش", "و", "ه", "ی"];
+
+function persianVariants(term: string): string[] {
+  if (!/[\u0600-\u06FF]/u.test(term)) return [];
+  const out: string[] = [];
+  const bases = [term, term.replace(/ون(?=[^\u0600-\u06FF]|$)/u, "ان"), term.replace(/ون/u, "ان")];
+  for (const base of bases) {
+    out.push(base);
+    for (const ending of FA_COLLOQUIAL_ENDINGS) {
+      if (base.endsWith(ending) && base.length - ending.length >= 2) {
+        const stem = base.slice(0, -ending.length);
+        out.push(stem, stem.replace(/ون$/u, "ان"));
+      }
+    }
+  }
+  return out;
+}
+
+/** The tenant's own form of a term: itself, a colloquial Persian form's formal one, or its spelling. */
+export function tenantForm(taxonomy: Taxonomy, term: string): string {
+  if (taxonomy.vocabulary.has(term)) return term;
+  for (const variant of persianVariants(term)) if (taxonomy.vocabulary.has(variant)) return variant;
+  return correctTerm(taxonomy, term);
+}
+
+/** Question terms the tenant's documents never use, spelling forgiven: what the documents cannot answer. */
+export function absentTerms(taxonomy: Taxonomy, terms: readonly string[]): string[] {
+  return terms.filter((t) => !taxonomy.vocabulary.has(tenantForm(taxonomy, t)));
+}

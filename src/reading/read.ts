@@ -1,0 +1,349 @@
+import type { ProductEntry, Taxonomy } from "../domain/taxonomy.js";
+import { productsNamed } from "../domain/taxonomy.js";
+import { analyze } from "../text/analysis/index.js";
+import type { Language } from "../text/language.js";
+import { foldForMatch } from "../text/normalize.js";
+import { splitSentences } from "../text/sentences.js";
+import { attributesNamed, formFits, speaksOf } from "./attributes.js";
+import { questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
+import { parseInterval, quantityFits, unitHint, type Quantity } from "./quantities.js";
+import { analyzeQuestion, type Attribute, type QuestionAnalysis } from "./question.js";
+import { readTable, renderCell, tablesOf, type CellReading, type Table } from "./table.js";
+import type { ReadingUnit } from "./types.js";
+
+/**
+ * The reader: from a question and the units retrieval found, the one thing to do — answer with
+ * the cell, the list item or the sentence that states what is asked; ask which product, or which
+ * of a table's rows or columns, when the documents answer differently and the question does not
+ * say; or say the evidence does not answer. Every decision rests on evidence that means the same
+ * in any corpus: the share of the question's content a unit covers (terms weighed by their rarity
+ * in the tenant's own documents), whether the unit speaks of the asked attribute and has its form
+ * (a figure for a price), whether a quantity falls in a row's range, and which products the
+ * question names (the tenant's taxonomy).
+ */
+
+export interface ReaderInput {
+  /** The standalone query (contextualized). */
+  query: string;
+  language: Language;
+  /** Retrieved units, best first, then their neighbours (whole tables for rows). */
+  units: readonly ReadingUnit[];
+  taxonomy: Taxonomy;
+  /** Diagnostics: receives the ranked candidates (best first) before the decision. */
+  trace?: (candidates: ReadonlyArray<{ kind: string; text: string; coverage: number; missing: string[] }>) => void;
+}
+
+export interface ReaderClaim {
+  text: string;
+  chunkIds: string[];
+}
+
+export interface ReaderOption {
+  label: string;
+  documentId: string;
+  product: string;
+  domain: string;
+  title: string;
+}
+
+export type ReaderVerdict =
+  | { kind: "answer"; basis: "cell" | "item" | "sentence"; claims: ReaderClaim[]; coverage: number; documentId: string; product: string }
+  | { kind: "clarify_products"; options: ReaderOption[]; coverage: number }
+  | { kind: "clarify_table"; header: string; options: ReaderOption[]; coverage: number; documentId: string; product: string }
+  | { kind: "insufficient"; reason: string; coverage: number };
+
+/** Tuning, as shares: fitted on one insurer's dev half, checked unchanged on the others (docs/evaluation.md). */
+export const READER_RULES = {
+  /** The best unit must cover this share of the question's weighted content to answer. */
+  sufficient: 0.5,
+  /** Units of other products within this share of the best are equally good (ambiguity). */
+  ambiguityMargin: 0.12,
+  /** Weights of a question term found only in a unit's heading path / caption / headers, or only in its title or product name. */
+  contextWeight: 0.8,
+  titleWeight: 0.6,
+  /** A unit that speaks of the asked attribute but lacks its form (a price question, no figure) counts this share. */
+  formlessFactor: 0.5,
+  maxOptions: 4,
+} as const;
+
+interface Bags {
+  own: ReadonlySet<string>;
+  context: ReadonlySet<string>;
+  title: ReadonlySet<string>;
+}
+
+const bagCache = new WeakMap<ReadingUnit, { context: Set<string>; title: Set<string> }>();
+
+function unitBags(unit: ReadingUnit): { context: Set<string>; title: Set<string> } {
+  let bags = bagCache.get(unit);
+  if (bags === undefined) {
+    const shape = unit.shape;
+    const context = new Set(analyze([...unit.sectionPath, shape.kind === "row" ? (shape.caption ?? "") : shape.kind === "item" ? (shape.leadIn ?? "") : ""].join(" ")));
+    const title = new Set(analyze(`${unit.title} ${unit.product.replace(/-/gu, " ")}`));
+    bags = { context, title };
+    bagCache.set(unit, bags);
+  }
+  return bags;
+}
+
+interface Scored {
+  coverage: number;
+  /** Terms of the question the candidate does not cover. */
+  missing: string[];
+}
+
+/** Attributes a passage can answer by what it speaks of: its own words, heading path, caption and headers. */
+const FIGURE_ATTRIBUTES: ReadonlySet<Attribute> = new Set(["price", "limit", "deductible", "waiting", "deadline", "duration", "discount", "age", "hours", "contact"]);
+
+/** Quantities that a passage can fit or contradict (a bare count cannot be judged). */
+const judgeable = (q: Quantity) => q.kind === "days" || q.kind === "age" || q.kind === "money";
+
+function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags, taxonomy: Taxonomy, quantityFit = 0): Scored {
+  let total = 0;
+  let got = 0;
+  const missing: string[] = [];
+  const all = new Set([...bags.own, ...bags.context]);
+  for (const term of terms) {
+    let w = termWeight(taxonomy, term);
+    // A term the tenant's documents never use weighs like an ordinary one: it may be a
+    // colloquial word the documents phrase otherwise, or the thing they do not cover.
+    if (!taxonomy.vocabulary.has(term)) w = Math.min(w, 2);
+    total += w;
+    let m = 0;
+    if (bags.own.has(term)) m = 1;
+    else if (bags.context.has(term)) m = READER_RULES.contextWeight;
+    else if (bags.title.has(term)) m = READER_RULES.titleWeight;
+    else if (attributesNamed(term, question.asked).some((a) => speaksOf(all, a))) m = 1;
+    if (m === 0) missing.push(term);
+    got += w * m;
+  }
+  const quantities = question.quantities.filter(judgeable).length;
+  if (quantities > 0) {
+    // Each stated quantity weighs like an average term; fitting one covers it.
+    const w = terms.length > 0 ? total / terms.length : 1;
+    total += quantities * w;
+    got += Math.min(quantityFit, quantities) * w;
+  }
+  return { coverage: total === 0 ? 0 : got / total, missing };
+}
+
+/** How the passage's own figures stand to the question's quantities: fitting ones, contradicting ones. */
+function quantityAgreement(text: string, question: QuestionAnalysis): { fit: number; conflict: number } {
+  const quantities = question.quantities.filter(judgeable);
+  if (quantities.length === 0) return { fit: 0, conflict: 0 };
+  const hint = unitHint(text);
+  const pieces = text.split(/[;,،؛]|\s(?:and|or|و|یا)\s/u);
+  let fit = 0;
+  let conflict = 0;
+  for (const q of quantities) {
+    let fits = false;
+    let against = false;
+    for (const piece of pieces) {
+      const interval = parseInterval(piece, unitHint(piece) ?? hint);
+      if (interval === null || interval.unit === null || interval.unit !== q.kind) continue;
+      if (quantityFits(q, interval)) fits = true;
+      else against = true;
+    }
+    if (fits) fit++;
+    else if (against) conflict++;
+  }
+  return { fit, conflict };
+}
+
+type Candidate =
+  | { kind: "sentence" | "item"; unit: ReadingUnit; text: string; extra: ReaderClaim[]; score: Scored }
+  | { kind: "table"; table: Table; reading: CellReading; score: Scored };
+
+function productOf(c: Candidate): string {
+  return c.kind === "table" ? c.table.sample.product : c.unit.product;
+}
+
+function unitOf(c: Candidate): ReadingUnit {
+  return c.kind === "table" ? c.table.sample : c.unit;
+}
+
+const INTRODUCES_LIST = /:\s*$/u;
+
+export function read(input: ReaderInput): ReaderVerdict {
+  const { taxonomy } = input;
+  const question = analyzeQuestion(input.query, input.language);
+  const judgeableQuantities = question.quantities.some(judgeable);
+  const terms = [...new Set(questionTerms(input.query, judgeableQuantities).map((t) => tenantForm(taxonomy, t)))];
+  if (terms.length === 0 && question.quantities.length === 0) return { kind: "insufficient", reason: "the question has no content terms", coverage: 0 };
+  const corrected: QuestionAnalysis = { ...question, terms };
+
+  // A product the question names (its own brand or title words) rules out every other product's
+  // documents; general pages still apply.
+  const named = productsMentioned(taxonomy, terms);
+  const namedSet = new Set(named.map((p) => p.product));
+  const general = new Set(taxonomy.products.filter((p) => p.general).map((p) => p.product));
+  let units = input.units.filter((u) => namedSet.size === 0 || namedSet.has(u.product) || general.has(u.product));
+  // Answer from documents in the reply language when the product has any.
+  const inLanguage = units.filter((u) => u.lang === input.language);
+  const documented = new Set(inLanguage.map((u) => u.product));
+  units = units.filter((u) => u.lang === input.language || !documented.has(u.product));
+
+  const candidates: Candidate[] = [];
+  const seen = new Set<string>();
+  for (const unit of units) {
+    if (unit.shape.kind === "row" || seen.has(unit.chunkId)) continue;
+    seen.add(unit.chunkId);
+    const { context, title } = unitBags(unit);
+    if (unit.shape.kind === "item") {
+      const own = new Set([...analyze(unit.shape.item), ...analyze(unit.text)]);
+      const agreement = quantityAgreement(unit.text, corrected);
+      const score = cover(corrected, terms, { own, context, title }, taxonomy, agreement.fit);
+      candidates.push({ kind: "item", unit, text: unit.text, extra: [], score: judged(score, unit.text, new Set([...own, ...context]), corrected, agreement.conflict) });
+      continue;
+    }
+    const sentences = splitSentences(unit.text).filter((s) => /\p{L}/u.test(s));
+    sentences.forEach((sentence, i) => {
+      const extra: ReaderClaim[] = [];
+      // A sentence that introduces what follows ("The deductible is:") brings the next one.
+      if (INTRODUCES_LIST.test(sentence) && sentences[i + 1] !== undefined) extra.push({ text: sentences[i + 1]!, chunkIds: [unit.chunkId] });
+      const full = `${sentence} ${extra.map((e) => e.text).join(" ")}`;
+      const own = new Set(analyze(full));
+      const agreement = quantityAgreement(full, corrected);
+      const score = cover(corrected, terms, { own, context, title }, taxonomy, agreement.fit);
+      candidates.push({ kind: "sentence", unit, text: sentence, extra, score: judged(score, full, new Set([...own, ...context]), corrected, agreement.conflict) });
+    });
+  }
+  for (const table of tablesOf(units)) {
+    const reading = readTable(table, corrected);
+    const score = tableScore(table, reading, corrected, terms, taxonomy);
+    candidates.push({ kind: "table", table, reading, score });
+  }
+  if (candidates.length === 0) return { kind: "insufficient", reason: "nothing was retrieved for the question's product", coverage: 0 };
+
+  candidates.sort((a, b) => b.score.coverage - a.score.coverage || rank(b) - rank(a));
+  input.trace?.(
+    candidates.slice(0, 8).map((c) => ({
+      kind: c.kind === "table" ? `table:${c.reading.kind}` : c.kind,
+      text: c.kind === "table" ? (c.reading.kind === "cell" ? renderCell(c.reading) : `${c.table.caption ?? ""} [${c.reading.kind}]`) : c.text,
+      coverage: c.score.coverage,
+      missing: c.score.missing,
+    })),
+  );
+  const best = candidates[0]!;
+  if (best.score.coverage < READER_RULES.sufficient) {
+    return { kind: "insufficient", reason: `best evidence covers ${Math.round(best.score.coverage * 100)}% of the question (missing: ${best.score.missing.slice(0, 4).join(", ")})`, coverage: best.score.coverage };
+  }
+
+  // Several products answer about equally well and the question names none of them alone: ask which.
+  if (namedSet.size !== 1) {
+    const contenders = candidates.filter((c) => c.score.coverage >= Math.max(READER_RULES.sufficient, best.score.coverage - READER_RULES.ambiguityMargin));
+    const products = [...new Set(contenders.map(productOf))].filter((p) => !general.has(p));
+    if (!general.has(productOf(best)) && products.length >= 2) {
+      return { kind: "clarify_products", options: productOptions(products, contenders, input.language, taxonomy), coverage: best.score.coverage };
+    }
+  }
+
+  if (best.kind === "table") {
+    const reading = best.reading;
+    if (reading.kind === "needs") {
+      const sample = best.table.sample;
+      return {
+        kind: "clarify_table",
+        header: reading.header,
+        options: reading.options.slice(0, READER_RULES.maxOptions * 2).map((label) => ({ label, documentId: sample.documentId, product: sample.product, domain: sample.domain, title: sample.title })),
+        coverage: best.score.coverage,
+        documentId: sample.documentId,
+        product: sample.product,
+      };
+    }
+    if (reading.kind === "no_match") return { kind: "insufficient", reason: `no ${reading.dimension} of the table matches the question`, coverage: best.score.coverage };
+    return {
+      kind: "answer",
+      basis: "cell",
+      claims: [{ text: renderCell(reading), chunkIds: [reading.row.unit.chunkId] }],
+      coverage: best.score.coverage,
+      documentId: best.table.documentId,
+      product: best.table.sample.product,
+    };
+  }
+  const unit = unitOf(best);
+  return {
+    kind: "answer",
+    basis: best.kind,
+    claims: [{ text: best.text, chunkIds: [unit.chunkId] }, ...best.extra],
+    coverage: best.score.coverage,
+    documentId: unit.documentId,
+    product: unit.product,
+  };
+}
+
+/**
+ * The products a question is about: those it names by a word only they have ("rahvar"), or else
+ * by a word their names share ("car" names both car products, "travel" one), but never by a word
+ * most products' names have ("insurance"). Empty when it names none.
+ */
+function productsMentioned(taxonomy: Taxonomy, terms: readonly string[]): ProductEntry[] {
+  const products = taxonomy.products.filter((p) => !p.general);
+  const distinct = productsNamed(taxonomy, terms).filter((p) => !p.general);
+  if (distinct.length > 0) return distinct;
+  const names = new Map(products.map((p) => [p.product, new Set(analyze(`${p.product.replace(/-/gu, " ")} ${Object.values(p.titles).flat().join(" ")}`))]));
+  let found: ProductEntry[] = [];
+  for (const term of terms) {
+    const having = products.filter((p) => names.get(p.product)!.has(term));
+    if (having.length === 0 || having.length > Math.max(1, products.length / 2)) continue;
+    found = found.length === 0 ? having : found.filter((p) => having.includes(p));
+    if (found.length === 0) found = having;
+  }
+  return found;
+}
+
+/** Cells beat items beat sentences on a tie: the more structured answer states less around the fact. */
+function rank(c: Candidate): number {
+  if (c.kind === "table") return c.reading.kind === "cell" ? 3 : 1;
+  return c.kind === "item" ? 2 : 1;
+}
+
+/**
+ * The question's main attribute must be what the passage is about and in the form it takes (a
+ * price question wants a passage about prices stating a figure); a passage whose figures
+ * contradict the question's quantities ("16–31 days" for a 10-day trip) answers another case.
+ */
+function judged(score: Scored, text: string, about: ReadonlySet<string>, question: QuestionAnalysis, conflicts: number): Scored {
+  let coverage = score.coverage;
+  const main = question.asked.find((a) => FIGURE_ATTRIBUTES.has(a));
+  if (main !== undefined && (!speaksOf(about, main) || !formFits(text, [main]))) coverage *= READER_RULES.formlessFactor;
+  if (conflicts > 0) coverage *= READER_RULES.formlessFactor;
+  return { ...score, coverage };
+}
+
+function tableScore(table: Table, reading: CellReading, question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy): Scored {
+  const sample = table.sample;
+  const { context, title } = unitBags(sample);
+  const header = new Set(analyze([table.caption ?? "", table.rowHeader, ...table.columns.map((c) => c.header)].join(" ")));
+  const labels = new Set(analyze(table.rows.map((r) => r.label).join(" ")));
+  const fitted = question.quantities.filter(judgeable).length;
+  if (reading.kind === "cell") {
+    const own = new Set(analyze(`${reading.row.label} ${reading.column.header} ${reading.column.value}`));
+    const about = new Set([...own, ...context, ...header]);
+    const fits = (reading.rowMatched ? 1 : 0) + (reading.columnMatched ? 1 : 0);
+    const score = cover(question, terms, { own, context: new Set([...context, ...header]), title }, taxonomy, Math.min(fitted, fits));
+    return judged(score, reading.column.value, about, question, 0);
+  }
+  // A table that needs a constraint, or matches none: how much of the question it is about.
+  const about = new Set([...header, ...labels, ...context]);
+  const score = cover(question, terms, { own: new Set([...header, ...labels]), context, title }, taxonomy, fitted);
+  const judgedScore = judged(score, [table.caption ?? "", ...table.rows.map((r) => r.values.map((v) => v.value).join(" "))].join(" "), about, question, 0);
+  return reading.kind === "needs" ? judgedScore : { ...judgedScore, coverage: judgedScore.coverage * READER_RULES.formlessFactor };
+}
+
+function productOptions(products: readonly string[], contenders: readonly Candidate[], language: Language, taxonomy: Taxonomy): ReaderOption[] {
+  return products.slice(0, READER_RULES.maxOptions).map((product) => {
+    const entry: ProductEntry | undefined = taxonomy.products.find((p) => p.product === product);
+    const units = contenders.filter((c) => productOf(c) === product).map(unitOf);
+    const unit = units.find((u) => u.lang === language) ?? units[0]!;
+    const titles = entry?.titles[language] ?? [];
+    // The shortest title in the reply language names the product best ("Tandorost – Benefit Schedule" < …).
+    const label = titles.length > 0 ? [...titles].sort((a, b) => a.length - b.length)[0]! : unit.title;
+    return { label, documentId: unit.documentId, product, domain: unit.domain, title: unit.title };
+  });
+}
+
+/** Folded text of a unit, for tests and diagnostics. */
+export function describeUnit(unit: ReadingUnit): string {
+  return foldForMatch(`${unit.chunkId}: ${unit.text}`);
+}
