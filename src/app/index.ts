@@ -8,7 +8,7 @@ import { createPolicy } from "../agent/policy.js";
 import { createTurnService } from "../service/turns.js";
 import type { TurnService } from "../service/types.js";
 import { createModelProvider, type ModelProvider } from "../models/index.js";
-import { type Persistence } from "../persistence/index.js";
+import type { Persistence } from "../persistence/index.js";
 import { createPersistence } from "../persistence/factory.js";
 import { openLocalDatabase } from "../persistence/sqlite/database.js";
 import { createRetrievalBackend, type Chunk, type DocumentIndex, type DocumentRules } from "../retrieval/index.js";

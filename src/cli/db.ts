@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { ConfigError, loadConfig } from "../config/config.js";
+import { ConfigError, loadConfig, type Config } from "../config/config.js";
 import { silentLogger } from "../domain/logger.js";
 import { clientConfig, describeDatabase } from "../persistence/postgres/connection.js";
 import { migrateDatabase } from "../persistence/postgres/index.js";
@@ -45,7 +45,7 @@ export async function dbCommand(argv: string[], io: CommandIo): Promise<number> 
     return 2;
   }
   let databaseUrl: string;
-  let config;
+  let config: Config;
   try {
     config = loadConfig(io.env);
     if (config.persistence.databaseUrl === null) throw new ConfigError("DATABASE_URL is not set");

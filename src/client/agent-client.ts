@@ -1,4 +1,4 @@
-import { ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
+import { type ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import { ThreadClosedSchema } from "../../gen/frontdesk/v1/thread_pb.js";

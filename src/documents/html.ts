@@ -50,7 +50,10 @@ class Walker {
 
   private element(node: Element): void {
     const tag = node.tagName;
-    if (tag === "head") return this.head(node);
+    if (tag === "head") {
+      this.head(node);
+      return;
+    }
     if (SKIPPED.has(tag)) return;
     if (!BLOCKS.has(tag)) {
       this.inline.push(tag === "br" ? " " : textOf(node));

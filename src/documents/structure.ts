@@ -58,7 +58,7 @@ export function buildBlocks(draft: readonly DraftBlock[], options: StructureOpti
         const items = item.items.map(collapse).filter((text) => text !== "");
         if (items.length === 0) break;
         let leadIn: string | null = null;
-        if (previous !== null && previous.block.text.endsWith(":")) {
+        if (previous?.block.text.endsWith(":")) {
           // The lead-in is the paragraph's last sentence; earlier sentences stay a paragraph.
           const sentences = sentencesOf(previous.block.text);
           leadIn = sentences.pop() ?? null;

@@ -155,7 +155,8 @@ export function buildReport(results: readonly ConversationResult[], target: stri
       skipped.push({ id: r.scenario.id, reason: r.reason });
       continue;
     }
-    const entry = (byCategory[r.scenario.category] ??= { passed: 0, of: 0 });
+    const entry = byCategory[r.scenario.category] ?? { passed: 0, of: 0 };
+    byCategory[r.scenario.category] = entry;
     entry.of++;
     if (r.passed) entry.passed++;
     for (const t of r.turns) {

@@ -76,7 +76,9 @@ export function trainSoftmax(set: TrainingSet, classes: readonly string[], optio
   for (const v of set.vectors) for (const b of v.indices) used.add(b);
   const buckets = Int32Array.from(used).sort();
   const column = new Map<number, number>();
-  buckets.forEach((b, f) => column.set(b, f));
+  buckets.forEach((b, f) => {
+    column.set(b, f);
+  });
   const rows = set.vectors.map((v) => Int32Array.from(v.indices, (b) => column.get(b)!));
 
   const classWeight = classWeightsOf(options.classWeights, classes, set.labels);

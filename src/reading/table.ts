@@ -141,7 +141,7 @@ export function readTable(table: Table, question: QuestionAnalysis): CellReading
 
   let columnIndex: number | null = table.columns.length === 1 ? 0 : pick(columnScores);
   const columnMatched = table.columns.length > 1 && columnIndex !== null;
-  let rowIndex: number | null = table.rows.length === 1 ? 0 : pick(rowScores.map((r) => r.score));
+  const rowIndex: number | null = table.rows.length === 1 ? 0 : pick(rowScores.map((r) => r.score));
   const rowMatched = table.rows.length > 1 && rowIndex !== null;
 
   if (rowIndex === null) {

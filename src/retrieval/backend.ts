@@ -9,7 +9,7 @@ import { createCachedEmbedder } from "./embedding/cache.js";
 import { createGeminiEmbedder } from "./embedding/gemini.js";
 import { createLocalEmbedder } from "./embedding/local.js";
 import { createChunker } from "./hybrid/chunker.js";
-import { loadCorpusDir } from "./ingest/corpus.js";
+import { loadCorpusDir, type LoadedCorpus } from "./ingest/corpus.js";
 import type { DocumentRules } from "./ingest/rules.js";
 import { CollectionSchemaError, createQdrantIndex, type QdrantIndex } from "./qdrant/qdrant-index.js";
 import { createHttpReranker } from "./rerank/http.js";
@@ -244,7 +244,7 @@ async function startupCorpus(config: Config, options: RetrievalBackendOptions, i
   const documents: SourceDocument[] = [];
   for (const tenantId of options.tenants) {
     for (const dir of dirs) {
-      let corpus;
+      let corpus: LoadedCorpus;
       try {
         corpus = await loadCorpusDir(dir, { tenantId, ...(options.domains === undefined ? {} : { domains: options.domains }) });
       } catch (error) {

@@ -70,7 +70,11 @@ export function buildTaxonomy(documents: readonly TaxonomyDocument[]): Taxonomy 
 
   const products: ProductEntry[] = [...byProduct].map(([product, docs]) => {
     const titles: ProductEntry["titles"] = {};
-    for (const d of docs) (titles[d.lang] ??= []).push(d.title);
+    for (const d of docs) {
+      const list = titles[d.lang] ?? [];
+      list.push(d.title);
+      titles[d.lang] = list;
+    }
     return {
       product,
       domain: domainOf.get(product)!,

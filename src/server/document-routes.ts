@@ -3,7 +3,7 @@ import { Code, ConnectError, type ConnectRouter, type HandlerContext, type Servi
 import type { Logger } from "pino";
 import { DocumentService, UpsertResultSchema } from "../../gen/frontdesk/v1/document_service_pb.js";
 import type { Config } from "../config/config.js";
-import type { Chunk, DocumentIndex, DocumentRules } from "../retrieval/index.js";
+import type { Chunk, DocumentIndex, DocumentRules, RemoveOutcome } from "../retrieval/index.js";
 import { chunkToWire, documentInfoToWire, upsertStatusToWire } from "../wire/index.js";
 import { createAuthInterceptor, createTenantResolver, requireTenant, type TenantResolver } from "./auth.js";
 import { toConnectError } from "./errors.js";
@@ -53,7 +53,7 @@ export function createDocumentRoutes(options: DocumentRoutesOptions): (router: C
     async deleteDocument(req, ctx) {
       const tenantId = requireTenant(ctx);
       const { documentId } = accept(validateDeleteDocument(req, limits));
-      let outcome;
+      let outcome: RemoveOutcome;
       try {
         outcome = await documents.remove(tenantId, documentId, ctx.signal);
       } catch (err) {

@@ -3,7 +3,7 @@ import { textHash } from "../agent/nodes/record-turn.js";
 import type { AgentStateValue, TurnContext } from "../agent/state.js";
 import type { Logger } from "../domain/logger.js";
 import type { Taxonomy } from "../domain/taxonomy.js";
-import type { ThreadEvent, ThreadView, TurnInput } from "../domain/turn.js";
+import type { ThreadEvent, ThreadView, TurnInput, TurnResult } from "../domain/turn.js";
 import { threadKey, type ProfileStore, type ThreadLocks, type TurnEvents, type TurnTransaction } from "../persistence/index.js";
 import { runGraphTurn } from "./graph-run.js";
 import type { ThreadWatch, TurnAttempt, TurnService } from "./types.js";
@@ -108,7 +108,7 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
         };
 
         transaction.begin(key);
-        let result;
+        let result: TurnResult;
         try {
           result = await runGraphTurn(graph, key, turn, {
             now: deps.now,

@@ -27,6 +27,7 @@ const LETTER_MAP: Record<string, string> = {
 const DIACRITICS = /[\u064B-\u065F\u0670\u0640]/gu;
 const ZWNJ_RUN = /\u200C{2,}/gu;
 const ZWNJ_AT_EDGES = /(^|\s)\u200C+|\u200C+(?=\s|$)/gu;
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each code point is its own member; U+200D (ZWJ) is listed to be stripped, not to join its neighbours.
 const INVISIBLES = /[\u200B\u200D\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/gu;
 
 /** Maps Persian (U+06F0..9) and Arabic-Indic (U+0660..9) digits to ASCII. */

@@ -9,7 +9,7 @@ import {
   routeAfterVerify,
 } from "../../src/agent/graph.js";
 import type { TurnOutcome } from "../../src/domain/turn.js";
-import { AgentState, turnDefaults, type AgentStateValue } from "../../src/agent/state.js";
+import { type AgentState, turnDefaults, type AgentStateValue } from "../../src/agent/state.js";
 
 // Routes read only the state: no database, no model, no retriever.
 const state = (patch: Partial<AgentStateValue>): AgentStateValue =>

@@ -12,7 +12,7 @@ import type { TurnService } from "../../src/service/types.js";
 import { ModelError } from "../../src/models/errors.js";
 import type { ModelProvider } from "../../src/models/provider.js";
 import { ROLE_SCHEMAS, type Role, type RoleIO } from "../../src/models/roles.js";
-import { type Persistence } from "../../src/persistence/index.js";
+import type { Persistence } from "../../src/persistence/index.js";
 import { createMemoryPersistence } from "../../src/persistence/memory.js";
 import type { Chunk, RetrievalRequest, RetrievedChunk, Retriever } from "../../src/retrieval/index.js";
 

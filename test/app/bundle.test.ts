@@ -18,6 +18,7 @@ function copyOfBaseline(): string {
   return dir;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the edits reach into the bundle's JSON at any depth; the loader under test checks its shape.
 function edit(dir: string, file: string, change: (json: Record<string, any>) => void) {
   const json = JSON.parse(readFileSync(path.join(dir, file), "utf8"));
   change(json);

@@ -72,7 +72,9 @@ describe("frontdesk config validate", () => {
     const lines = stderr.text().trimEnd().split("\n");
     expect(lines[0]).toBe(`config bundle ${dir}: 3 problem(s)`);
     expect(lines).toHaveLength(4);
-    PROBLEMS.forEach((problem, i) => expect(lines[i + 1]!.startsWith(`  - ${problem}`)).toBe(true));
+    PROBLEMS.forEach((problem, i) => {
+      expect(lines[i + 1]!.startsWith(`  - ${problem}`)).toBe(true);
+    });
   });
 
   test("without DIR checks the bundle in use: FRONTDESK_CONFIG_DIR, relative to the working directory", async () => {

@@ -41,6 +41,7 @@ describe("the supported runtime", () => {
     const major = /^\^(\d+)\./u.exec(pkg.engines.node)![1];
     expect(images[0]).toMatch(new RegExp(`^node:${major}\\.\\d+\\.\\d+-[a-z]+-slim@sha256:[0-9a-f]{64}$`, "u"));
     expect(satisfiesEngines(/^node:(\d+\.\d+\.\d+)/u.exec(images[0]!)![1]!)).toBe(true);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own build argument, literally.
     for (const from of dockerfile.matchAll(/^FROM (\S+)/gmu)) expect(from[1]).toBe("${NODE_IMAGE}");
     expect(dockerfile).toMatch(/^HEALTHCHECK .*CMD \["node", "bin\/healthcheck\.js"\]$/mu);
     expect(dockerfile).toMatch(/^USER node$/mu);

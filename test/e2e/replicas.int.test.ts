@@ -40,7 +40,13 @@ function watch(replica: Replica, threadId: string) {
       const found = events.find(match);
       if (found !== undefined) return resolve(found);
       const timer = setTimeout(() => reject(new Error(`watch: no matching event in ${ms} ms; saw ${events.map((e) => e.event.case).join(",")}`)), ms);
-      waiters.push({ match, resolve: (e) => (clearTimeout(timer), resolve(e)) });
+      waiters.push({
+        match,
+        resolve: (e) => {
+          clearTimeout(timer);
+          resolve(e);
+        },
+      });
     });
   return {
     events,

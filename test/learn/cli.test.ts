@@ -9,7 +9,7 @@ import { loadClassifier, type Example } from "../../src/learn/index.js";
 import { TINY_TEST, TINY_TRAIN } from "./fixtures.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const jsonl = (examples: readonly Example[]) => examples.map((e) => JSON.stringify(e)).join("\n") + "\n";
+const jsonl = (examples: readonly Example[]) => `${examples.map((e) => JSON.stringify(e)).join("\n")}\n`;
 const TINY_FLAGS = ["--folds", "3", "--min-support", "2", "--min-threshold", "0.3", "--target-precision", "0.9"];
 
 /** A temp directory with the tiny set split by language, like bundle/gates/data/{en,fa}. */

@@ -87,7 +87,9 @@ describe("exportWeights", () => {
     for (const e of examples) {
       const raw = rawProbabilities(model, e.text);
       const exported = scorer.score(e.text).probabilities;
-      raw.forEach((p, k) => expect(exported[k]!).toBeCloseTo(p, 12));
+      raw.forEach((p, k) => {
+        expect(exported[k]!).toBeCloseTo(p, 12);
+      });
     }
   });
 

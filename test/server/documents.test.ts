@@ -198,7 +198,15 @@ describe("DocumentService", () => {
   test("works over plain gRPC too", async () => {
     const grpc = createClient(
       DocumentService,
-      createGrpcTransport({ baseUrl: h.server.baseUrl, interceptors: [(next) => (req) => (req.header.set("authorization", bearer(ACME_KEY).authorization ?? ""), next(req))] }),
+      createGrpcTransport({
+        baseUrl: h.server.baseUrl,
+        interceptors: [
+          (next) => (req) => {
+            req.header.set("authorization", bearer(ACME_KEY).authorization ?? "");
+            return next(req);
+          },
+        ],
+      }),
     );
     expect((await grpc.getChunk({ chunkId: "bundled-en#0" })).chunk?.text).toBe("Bundled\n\nFrom the corpus directory.");
   });

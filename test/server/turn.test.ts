@@ -9,7 +9,7 @@ import {
   ACME_KEY,
   answerResult,
   escalation,
-  FakeTurnService,
+  type FakeTurnService,
   progress,
   sleep,
   startServer,

@@ -75,7 +75,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       for (let n = 0; Date.now() < stopAt; n++) {
         const request = create(TurnRequestSchema, { threadId, userId: `u-chaos-${c}`, text: TEXTS[(n + c) % TEXTS.length]!, requestId: `chaos-${c}-${n}` });
         // Retry the same request until it is acknowledged; after the run, only until a deadline.
-        for (let attempt = 0; ; attempt++) {
+        for (;;) {
           const replica = replicas[next++ % replicas.length]!;
           const attemptStarted = Date.now();
           try {

@@ -114,7 +114,11 @@ export function schemaProblems(schema: unknown, at = "generation_config.response
       for (const [name, child] of Object.entries(value)) problems.push(...schemaProblems(child, `${at}.properties[${name}].value`));
     }
     if (key === "items") problems.push(...schemaProblems(value, `${at}.items`));
-    if (key === "anyOf" && Array.isArray(value)) value.forEach((child, i) => problems.push(...schemaProblems(child, `${at}.any_of[${i}]`)));
+    if (key === "anyOf" && Array.isArray(value)) {
+      value.forEach((child, i) => {
+        problems.push(...schemaProblems(child, `${at}.any_of[${i}]`));
+      });
+    }
   }
   return problems;
 }
@@ -301,8 +305,8 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
 
 /** The chunk blocks of a prompt (as src/models/gemini/prompts.ts writes them), in order. */
 export function chunksInPrompt(prompt: string): Array<{ id: string; text: string }> {
-  const unescape = (v: string) => v.replace(/&quot;/gu, '"').replace(/&lt;/gu, "<").replace(/&gt;/gu, ">").replace(/&amp;/gu, "&");
-  return [...prompt.matchAll(/<chunk id="([^"]*)"[^>]*>\n([\s\S]*?)\n<\/chunk>/gu)].map((m) => ({ id: unescape(m[1]!), text: m[2]! }));
+  const unescapeXml = (v: string) => v.replace(/&quot;/gu, '"').replace(/&lt;/gu, "<").replace(/&gt;/gu, ">").replace(/&amp;/gu, "&");
+  return [...prompt.matchAll(/<chunk id="([^"]*)"[^>]*>\n([\s\S]*?)\n<\/chunk>/gu)].map((m) => ({ id: unescapeXml(m[1]!), text: m[2]! }));
 }
 
 /** The user's message block of a prompt, or "" when there is none. */

@@ -101,7 +101,7 @@ function tokenize(text: string, familyLang: Language): Token[] {
     if (token.kind !== "aspect") return;
     const before = tokens[i - 1];
     const after = tokens[i + 1];
-    const afterPersianHead = isPersianTerm(token.text) && before !== undefined && before.terms.every((t) => FA_PRODUCT_HEAD.has(t));
+    const afterPersianHead = isPersianTerm(token.text) && before?.terms.every((t) => FA_PRODUCT_HEAD.has(t));
     const beforeEnglishTail = !isPersianTerm(token.text) && after !== undefined && after.terms.every((t) => EN_PRODUCT_TAIL.has(t));
     if (afterPersianHead || beforeEnglishTail) tokens[i] = { ...token, kind: "topic", names: true };
   });

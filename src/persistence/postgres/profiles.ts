@@ -2,7 +2,7 @@ import type pg from "pg";
 import type { UserProfile } from "../../domain/profile.js";
 import { guarded } from "./errors.js";
 import { parseProfile } from "../profile-store.js";
-import { type ProfileStore } from "../ports.js";
+import type { ProfileStore } from "../ports.js";
 
 /**
  * Cross-thread user memory in frontdesk's own table, on the main pool: one JSON profile per

@@ -118,7 +118,7 @@ export function scoresFrom(body: unknown, count: number): number[] {
     if (scores[index] !== undefined) throw new DependencyError("malformed_output", ROLE, `rerank response scores index ${index} twice`);
     scores[index] = Math.min(1, Math.max(0, raw));
   }
-  const missing = scores.findIndex((score) => score === undefined);
+  const missing = scores.indexOf(undefined);
   if (missing >= 0) throw new DependencyError("malformed_output", ROLE, `rerank response has no score for index ${missing}`);
   return scores.map((score) => score ?? 0);
 }

@@ -75,7 +75,13 @@ describe("createEmbeddedRetriever", () => {
     const embedder = countingEmbedder();
     const calls: number[] = [];
     const retriever = createEmbeddedRetriever({
-      embedder: { ...embedder, embed: (texts, signal) => (calls.push(texts.length), embedder.embed(texts, signal)) },
+      embedder: {
+        ...embedder,
+        embed: (texts, signal) => {
+          calls.push(texts.length);
+          return embedder.embed(texts, signal);
+        },
+      },
     });
     await retriever.add([doc(), doc({ id: "b" }), doc({ id: "c" })]);
     expect(calls).toEqual([6]);

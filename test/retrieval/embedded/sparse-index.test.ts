@@ -84,7 +84,9 @@ describe("BM25 term weights for Qdrant", () => {
       [fnv1a32("banana"), 1],
     ].sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0));
     expect(vector.indices).toEqual(expected.map((e) => e[0]));
-    vector.values.forEach((value, i) => expect(value).toBeCloseTo(expected[i]?.[1] ?? NaN, 12));
+    vector.values.forEach((value, i) => {
+      expect(value).toBeCloseTo(expected[i]?.[1] ?? NaN, 12);
+    });
     expect(querySparseVector("apples apple cherry")).toEqual({
       indices: [fnv1a32("appl"), fnv1a32("cherri")].sort((a, b) => a - b),
       values: [1, 1],

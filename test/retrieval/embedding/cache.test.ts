@@ -58,7 +58,14 @@ describe("createCachedEmbedder", () => {
     const db = openLocalDatabase(dataDir, "wrong.sqlite");
     try {
       let calls = 0;
-      const broken: Embedder = { id: "broken", dimension: 8, embed: async (texts) => (calls++, texts.map(() => new Float32Array(4))) };
+      const broken: Embedder = {
+        id: "broken",
+        dimension: 8,
+        embed: async (texts) => {
+          calls++;
+          return texts.map(() => new Float32Array(4));
+        },
+      };
       const cached = createCachedEmbedder(broken, db);
       expect((await cached.embed(["x"]))[0]).toHaveLength(4);
       await cached.embed(["x"]);

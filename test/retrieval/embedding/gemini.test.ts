@@ -73,7 +73,7 @@ describe("createGeminiEmbedder against a fake Gemini API", () => {
     server.handle(working());
     const vector = await embedder().embedQuery!("what is the deductible?");
     expect(server.requests.map((r) => r.url)).toEqual(["/v1beta/models/gemini-embedding-001:embedContent"]);
-    expect((server.requests[0]?.body as EmbedRequest).taskType).toBe("RETRIEVAL_QUERY");
+    expect((server.requests[0]?.body as EmbedRequest | undefined)?.taskType).toBe("RETRIEVAL_QUERY");
     expect(Math.hypot(...vector)).toBeCloseTo(1, 6);
   });
 

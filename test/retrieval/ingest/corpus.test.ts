@@ -33,12 +33,12 @@ describe("parseDocument", () => {
   it.each([
     ["no front matter", "Just text.", "missing front matter (the first line must be ---)", undefined],
     ["unterminated front matter", "---\nid: a\n", "unterminated front matter (no closing ---)", undefined],
-    ["a missing field", frontMatter({ ...valid, title: "" }) + "Body", "missing front matter field(s): title", "title"],
-    ["several missing fields", frontMatter({ id: "a", lang: "en" }) + "Body", "missing front matter field(s): title, product, domain", "title"],
-    ["an unsupported lang", frontMatter({ ...valid, lang: "de" }) + "Body", 'unsupported lang "de" (expected fa or en)', "lang"],
-    ["an unsafe id", frontMatter({ ...valid, id: "a b#1" }) + "Body", 'invalid id "a b#1" (letters, digits, . _ - only)', "id"],
-    ["an overlong id", frontMatter({ ...valid, id: "a".repeat(129) }) + "Body", "id longer than 128 characters", "id"],
-    ["an empty body", frontMatter(valid) + "  \n\n", "empty body", "body"],
+    ["a missing field", `${frontMatter({ ...valid, title: "" })}Body`, "missing front matter field(s): title", "title"],
+    ["several missing fields", `${frontMatter({ id: "a", lang: "en" })}Body`, "missing front matter field(s): title, product, domain", "title"],
+    ["an unsupported lang", `${frontMatter({ ...valid, lang: "de" })}Body`, 'unsupported lang "de" (expected fa or en)', "lang"],
+    ["an unsafe id", `${frontMatter({ ...valid, id: "a b#1" })}Body`, 'invalid id "a b#1" (letters, digits, . _ - only)', "id"],
+    ["an overlong id", `${frontMatter({ ...valid, id: "a".repeat(129) })}Body`, "id longer than 128 characters", "id"],
+    ["an empty body", `${frontMatter(valid)}  \n\n`, "empty body", "body"],
     ["a malformed line", "---\nid motor\n---\nBody", 'malformed front matter line 2: "id motor"', undefined],
     ["a duplicate field", "---\nid: a\nid: b\n---\nBody", 'duplicate front matter field "id"', undefined],
   ])("rejects %s with the path and a reason", (_name, text, reason, field) => {
@@ -46,7 +46,7 @@ describe("parseDocument", () => {
   });
 
   it("rejects an unknown domain when a domain list is given, and accepts any domain without one", () => {
-    const text = frontMatter({ ...valid, domain: "pets" }) + "Body";
+    const text = `${frontMatter({ ...valid, domain: "pets" })}Body`;
     expect(parseDocument(text, { ...options, domains: ["motor", "health"] })).toEqual({
       kind: "invalid",
       source: "docs/x.md",
@@ -61,7 +61,7 @@ describe("parseDocument", () => {
     const cp1256 = Uint8Array.from([0xc8, 0xed, 0xe3, 0xe5]); // "بیمه" in Windows-1256
     const bytes = new Uint8Array([...header, ...cp1256]);
     expect(parseDocument(bytes, options)).toEqual({ kind: "invalid", source: "docs/x.md", reason: "not valid UTF-8" });
-    expect(parseDocument(new TextEncoder().encode(frontMatter(valid) + "بیمه"), options).kind).toBe("ok");
+    expect(parseDocument(new TextEncoder().encode(`${frontMatter(valid)}بیمه`), options).kind).toBe("ok");
   });
 });
 
@@ -71,11 +71,11 @@ describe("loadCorpusDir", () => {
     dir = await mkdtemp(join(tmpdir(), "corpus-"));
     await mkdir(join(dir, "b", "nested"), { recursive: true });
     await mkdir(join(dir, ".git"));
-    await writeFile(join(dir, "b", "nested", "z.md"), frontMatter({ ...valid, id: "z" }) + "Zed");
-    await writeFile(join(dir, "a.txt"), frontMatter({ ...valid, id: "a" }) + "Alpha");
-    await writeFile(join(dir, "c.md"), frontMatter({ ...valid, id: "a" }) + "Duplicate of a");
+    await writeFile(join(dir, "b", "nested", "z.md"), `${frontMatter({ ...valid, id: "z" })}Zed`);
+    await writeFile(join(dir, "a.txt"), `${frontMatter({ ...valid, id: "a" })}Alpha`);
+    await writeFile(join(dir, "c.md"), `${frontMatter({ ...valid, id: "a" })}Duplicate of a`);
     await writeFile(join(dir, "d.md"), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe]));
-    await writeFile(join(dir, "e.md"), frontMatter({ ...valid, id: "e", domain: "pets" }) + "Pets");
+    await writeFile(join(dir, "e.md"), `${frontMatter({ ...valid, id: "e", domain: "pets" })}Pets`);
     await writeFile(join(dir, "notes.json"), "{}");
     await writeFile(join(dir, "README.md"), "# About this corpus");
     await writeFile(join(dir, "b", "readme.txt"), "Nested readme");

@@ -59,7 +59,7 @@ describe("checkDocumentSize", () => {
   it("rejects a chunk whose title and headings push it over the embedding limit", () => {
     // 359 characters: longer than a chunk, so every chunk's embedded text repeats it in front.
     const title = "Glass ".repeat(60).trim();
-    const problem = checkDocumentSize(doc({ title, body: "Intro.\n\n## Deductible\n\n" + "The deductible is five percent of the claim. ".repeat(4) }), rules);
+    const problem = checkDocumentSize(doc({ title, body: `Intro.\n\n## Deductible\n\n${"The deductible is five percent of the claim. ".repeat(4)}` }), rules);
     expect(problem?.field).toBe("title");
     expect(problem?.reason).toMatch(/^chunk 0 over the size limit: \d+ characters of title, headings and text \(limit 400\)$/u);
   });
