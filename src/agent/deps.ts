@@ -25,6 +25,11 @@ export interface AgentSettings {
   };
   /** Phrase the clarifying question with the model (options stay fixed). Default false: copy. */
   clarifyWithModel: boolean;
+  /**
+   * Ask the grade role when the reader finds no answer but retrieval scored in the uncertain band.
+   * Off for the offline provider, whose grade is the reader itself: the call would add nothing.
+   */
+  gradeWithModel: boolean;
   retry: RetryPolicy;
   /** Model calls stop this long before the turn's deadline, leaving time to hand off. */
   handoffReserveMs: number;
@@ -55,6 +60,7 @@ export function settingsFromConfig(config: Config): AgentSettings {
     retrieval: { topK: config.retrieval.topK },
     grading: config.grading,
     clarifyWithModel: config.models.clarifyWithModel,
+    gradeWithModel: config.models.provider !== "offline",
     retry: config.models.retry,
     handoffReserveMs: config.models.handoffReserveMs,
   };

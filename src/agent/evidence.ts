@@ -4,6 +4,7 @@ import type { Chunk } from "../retrieval/index.js";
 import type { Language } from "../text/language.js";
 import type { Hit } from "./state.js";
 import type { ClarifyOption } from "../domain/turn.js";
+import type { ReadingUnit, UnitShape } from "../reading/index.js";
 
 export function toEvidence(chunk: Chunk, score: number): EvidenceChunk {
   return {
@@ -33,6 +34,12 @@ export function evidenceFromHits(hits: readonly Hit[], relevantFirst: readonly s
     seen.add(chunk.chunkId);
     out.push(toEvidence(chunk, score));
   };
+  // Chunks named first (the reader's cited row may be a neighbour of a hit) come first.
+  const wanted = new Set(relevantFirst);
+  for (const hit of ranked) {
+    if (wanted.has(hit.chunk.chunkId)) push(hit.chunk, hit.score);
+    for (const neighbor of hit.neighbors) if (wanted.has(neighbor.chunkId)) push(neighbor, hit.score * 0.9);
+  }
   for (const hit of ranked) push(hit.chunk, hit.score);
   for (const hit of ranked) for (const neighbor of hit.neighbors) push(neighbor, hit.score * 0.9);
   return out;
@@ -95,4 +102,39 @@ export function findAmbiguity(
     options.push({ label: chunk.title, documentId: chunk.documentId, domain: chunk.domain, title: chunk.title, product });
   }
   return { options };
+}
+
+/**
+ * The retrieved chunks as the reader reads them: hits first, then their neighbours (for a table
+ * row, the other rows of its table), each once, with its structure.
+ */
+export function readingUnits(hits: readonly Hit[]): ReadingUnit[] {
+  const out: ReadingUnit[] = [];
+  const seen = new Set<string>();
+  const push = (chunk: Chunk, score: number) => {
+    if (seen.has(chunk.chunkId)) return;
+    seen.add(chunk.chunkId);
+    out.push({
+      chunkId: chunk.chunkId,
+      documentId: chunk.documentId,
+      title: chunk.title,
+      product: chunk.product,
+      domain: chunk.domain,
+      lang: chunk.lang,
+      sectionPath: chunk.sectionPath ?? (chunk.section === "" ? [] : chunk.section.split(" > ")),
+      text: chunk.text,
+      score,
+      shape: shapeOf(chunk),
+    });
+  };
+  for (const hit of hits) push(hit.chunk, hit.score);
+  for (const hit of hits) for (const neighbor of hit.neighbors) push(neighbor, hit.score * 0.9);
+  return out;
+}
+
+function shapeOf(chunk: Chunk): UnitShape {
+  const unit = chunk.unit;
+  if (unit === undefined || unit.kind === "paragraph") return { kind: "paragraph" };
+  if (unit.kind === "item") return { kind: "item", leadIn: unit.leadIn, item: unit.item };
+  return { kind: "row", table: unit.table, caption: unit.caption, rowLabel: unit.rowLabel, cells: unit.cells, rowHeaderColumn: unit.rowHeaderColumn };
 }

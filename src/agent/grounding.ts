@@ -17,6 +17,23 @@ export interface GroundingReport {
 
 const comparable = (text: string) => foldForMatch(text).replace(/[\s.!?؟:;,،]+$/u, "");
 
+/**
+ * A table cell or list item quoted with its labels ("Prices — 8–15 days — Premier: 185") is
+ * verbatim when every piece between the separators is text of the cited chunk, in order.
+ */
+function quotesPieces(claim: string, chunk: string): boolean {
+  const pieces = claim.split(/\s—\s|;\s/u).map(comparable).filter((p) => p !== "");
+  if (pieces.length < 2) return false;
+  const haystack = foldForMatch(chunk);
+  let from = 0;
+  for (const piece of pieces) {
+    const at = haystack.indexOf(piece, from);
+    if (at < 0) return false;
+    from = at + piece.length;
+  }
+  return true;
+}
+
 export function checkGrounding(claims: readonly CitedClaim[], evidence: readonly EvidenceChunk[]): GroundingReport {
   const byId = new Map(evidence.map((e) => [e.chunkId, e]));
   const failures: GroundingReport["failures"] = [];
@@ -33,7 +50,7 @@ export function checkGrounding(claims: readonly CitedClaim[], evidence: readonly
       failures.push({ claimIndex, reason: `number ${missing.join(", ")} not in the cited chunk ${sources.map((s) => s.chunkId).join(", ")}` });
     }
     const sentence = comparable(claim.text);
-    verbatim.push(sources.some((s) => splitSentences(s.text).some((candidate) => comparable(candidate) === sentence)));
+    verbatim.push(sources.some((s) => splitSentences(s.text).some((candidate) => comparable(candidate) === sentence) || quotesPieces(claim.text, s.text)));
   });
   return { failures, verbatim };
 }

@@ -62,10 +62,16 @@ export interface Hit {
 export interface GradeState {
   verdict: GradeVerdict;
   relevantChunkIds: string[];
-  /** "scores" when retrieval scores decided, "model" when the model was asked. */
-  method: "scores" | "model";
+  /** "reader" when the deterministic reader decided, "scores" when retrieval scores did, "model" when the model was asked. */
+  method: "scores" | "model" | "reader";
   /** For "ambiguous": the options a clarifying question would offer. */
   options: ClarifyOption[];
+  /** For an ambiguous table: what the options choose ("Trip length"; "" for a table's plan columns). */
+  dimension?: string;
+  /** The reader's answer when it found one: generate offers it as the first evidence. */
+  reading?: { basis: "cell" | "item" | "sentence"; claims: Array<{ text: string; chunkIds: string[] }>; coverage: number };
+  /** Why the reader judged the evidence insufficient (for the handoff's detail). */
+  why?: string;
 }
 
 export interface DraftState {

@@ -101,6 +101,8 @@ export interface ContextualizeInput {
   history: HistoryLine[];
   summary: string;
   profile: UserProfile;
+  /** Analysed terms that name one of the tenant's products (its taxonomy): a turn with one names its own topic. */
+  productTerms?: string[];
 }
 
 export interface GradeInput {
@@ -124,6 +126,12 @@ export interface GenerateInput {
   chunks: EvidenceChunk[];
   /** On regeneration: why the previous draft failed verification. */
   feedback?: string;
+  /**
+   * The deterministic reader's answer (src/reading): the cell, list item or sentence that states
+   * what is asked, each claim citing its chunk. Offered as the first evidence; a model may word
+   * it, the offline provider answers with it.
+   */
+  reading?: { basis: "cell" | "item" | "sentence"; claims: Array<{ text: string; chunkIds: string[] }>; coverage: number };
 }
 
 export interface VerifyInput {

@@ -111,3 +111,33 @@ export function tenantForm(taxonomy: Taxonomy, term: string): string {
 export function absentTerms(taxonomy: Taxonomy, terms: readonly string[]): string[] {
   return terms.filter((t) => !taxonomy.vocabulary.has(tenantForm(taxonomy, t)));
 }
+
+/**
+ * The words in the slots that name what a question is about: "X insurance", "insurance for X",
+ * "cover X", "is X covered", «بیمه X», «X را پوشش». When one of them is a word the tenant's
+ * documents never use ("pet insurance", "cover acupuncture"), the documents cannot answer, however
+ * well the rest of the question matches.
+ */
+const FOCUS_PATTERNS: readonly RegExp[] = [
+  /(?<![\p{L}])([\p{L}'-]{3,})\s+(?:insurance|insurence|insurances|cover|coverage|policy|policies)(?![\p{L}])/gu,
+  /(?<![\p{L}])(?:insure|insured|cover|covers|covered|insurance for|cover for|policy for|coverage for)\s+(?:my\s+|a\s+|an\s+|the\s+|your\s+|our\s+)?([\p{L}'-]{3,})/gu,
+  /(?<![\p{L}])(?:is|are)\s+(?:my\s+|a\s+|an\s+|the\s+)?([\p{L}'-]{3,})\s+(?:covered|insured|included)(?![\p{L}])/gu,
+  /(?<![\p{L}])بیمه\s+([\p{L}\u200C]{2,})/gu,
+  /(?<![\p{L}])([\p{L}\u200C]{2,})\s+(?:را|رو)?\s*(?:پوشش|بیمه می|بیمه میکن)/gu,
+];
+
+const NOT_FOCUS = new Set(
+  analyze(`the a an my your our this that what which it its any all every some travel home car health life your insurance cover policy
+    plan plans price how much does do is are for with on of in nامه نامه هم هام چی چه این اون آن`),
+);
+
+export function focusTerms(text: string): string[] {
+  const folded = text.toLowerCase();
+  const out: string[] = [];
+  for (const pattern of FOCUS_PATTERNS) {
+    for (const m of folded.matchAll(pattern)) {
+      for (const term of analyze(m[1] ?? "")) if (!NOT_FOCUS.has(term) && !ASKING.has(term)) out.push(term);
+    }
+  }
+  return [...new Set(out)];
+}

@@ -5,7 +5,7 @@ import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { splitSentences } from "../text/sentences.js";
 import { attributesNamed, formFits, speaksOf } from "./attributes.js";
-import { questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
+import { focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { parseInterval, quantityFits, unitHint, type Quantity } from "./quantities.js";
 import { analyzeQuestion, type Attribute, type QuestionAnalysis } from "./question.js";
 import { readTable, renderCell, tablesOf, type CellReading, type Table } from "./table.js";
@@ -105,9 +105,9 @@ function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags,
   const all = new Set([...bags.own, ...bags.context]);
   for (const term of terms) {
     let w = termWeight(taxonomy, term);
-    // A term the tenant's documents never use weighs like an ordinary one: it may be a
-    // colloquial word the documents phrase otherwise, or the thing they do not cover.
-    if (!taxonomy.vocabulary.has(term)) w = Math.min(w, 2);
+    // A term the tenant's documents never use (and that names no focus: see focusTerms) is most
+    // often a colloquial or filler word the documents phrase otherwise: it weighs like a common one.
+    if (!taxonomy.vocabulary.has(term)) w = Math.min(w, 1);
     total += w;
     let m = 0;
     if (bags.own.has(term)) m = 1;
@@ -171,6 +171,11 @@ export function read(input: ReaderInput): ReaderVerdict {
   const terms = [...new Set(questionTerms(input.query, judgeableQuantities).map((t) => tenantForm(taxonomy, t)))];
   if (terms.length === 0 && question.quantities.length === 0) return { kind: "insufficient", reason: "the question has no content terms", coverage: 0 };
   const corrected: QuestionAnalysis = { ...question, terms };
+  // What the question is about, named by a word the tenant's documents never use: they cannot answer.
+  const unknownFocus = focusTerms(input.query).map((t) => tenantForm(taxonomy, t)).filter((t) => !taxonomy.vocabulary.has(t));
+  if (unknownFocus.length > 0) {
+    return { kind: "insufficient", reason: `the documents never mention ${unknownFocus.slice(0, 3).join(", ")}`, coverage: 0 };
+  }
 
   // A product the question names (its own brand or title words) rules out every other product's
   // documents; general pages still apply.

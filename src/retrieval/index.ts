@@ -8,6 +8,7 @@
 export {
   RetrievalUnavailableError,
   type Chunk,
+  type ChunkUnit,
   type Embedder,
   type Reranker,
   type RerankOptions,

@@ -32,8 +32,17 @@ export interface Chunk {
   lang: Language;
   /** The heading path the chunk sits under, e.g. "Deductible". */
   section: string;
+  /** The headings the unit sits under, outermost first. */
+  sectionPath?: string[];
   text: string;
+  /** The unit's structure (rows: caption, label, cells with headers; items: lead-in). */
+  unit?: ChunkUnit;
 }
+
+export type ChunkUnit =
+  | { kind: "paragraph" }
+  | { kind: "item"; leadIn: string | null; item: string }
+  | { kind: "row"; table: string; caption: string | null; rowLabel: string | null; cells: Array<{ header: string; value: string }>; rowHeaderColumn: number | null };
 
 export interface RetrievalRequest {
   /** The standalone (contextualized) query. */

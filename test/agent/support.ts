@@ -24,6 +24,8 @@ export const defaultSettings: AgentSettings = {
   retrieval: { topK: 6 },
   grading: { minConfidence: 0.45, sufficientScore: 0.55, insufficientScore: 0.25, ambiguityMargin: 0.12, maxClarifyOptions: 4 },
   clarifyWithModel: false,
+  // Scripted models stand in for a real model: the uncertain band asks them.
+  gradeWithModel: true,
   retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 2, jitter: 0 },
   handoffReserveMs: 0,
 };

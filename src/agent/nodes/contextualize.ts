@@ -16,18 +16,21 @@ export function contextualizeNode(deps: AgentDeps) {
     if (state.gate?.kind === "clarify_choice" && state.pendingClarify !== null) {
       const { option } = state.gate;
       return {
-        rewrittenQuery: `${state.pendingClarify.query} ${option.title}`.trim(),
+        // The label names what was chosen: a product's title, or a table's row or column ("Premier").
+        rewrittenQuery: `${state.pendingClarify.query} ${option.label}`.trim(),
         retrievalFilter: { ...filter, documentIds: [option.documentId] },
       };
     }
     if (state.history.length === 0) {
       return { rewrittenQuery: questionOf(turn.text), retrievalFilter: filter };
     }
+    const taxonomy = await deps.retriever.taxonomy(turn.tenantId, config.signal);
+    const productTerms = [...new Set(taxonomy.products.filter((p) => !p.general).flatMap((p) => p.nameTerms))];
     const call = await callModel(
       deps,
       state,
       "contextualize",
-      { text: turn.text, language: state.language, history: state.history, summary: state.summary, profile: state.profile },
+      { text: turn.text, language: state.language, history: state.history, summary: state.summary, profile: state.profile, productTerms },
       config.signal,
     );
     if (call.kind !== "ok") return { ...call.accounting, escalation: call.escalation };

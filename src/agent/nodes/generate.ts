@@ -45,6 +45,8 @@ export function generateNode(deps: AgentDeps) {
         language,
         chunks: evidenceFromHits(state.hits, state.grading?.relevantChunkIds ?? []),
         ...(feedback !== undefined ? { feedback } : {}),
+        // The reader's match, first evidence; on regeneration the model works from the chunks alone.
+        ...(state.grading?.reading !== undefined && !regenerating ? { reading: state.grading.reading } : {}),
       },
       config.signal,
     );

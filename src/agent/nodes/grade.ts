@@ -1,19 +1,19 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { evidenceFromHits, findAmbiguity } from "../evidence.js";
+import type { ClarifyOption } from "../../domain/turn.js";
+import { read, type ReaderVerdict } from "../../reading/index.js";
+import { evidenceFromHits, readingUnits } from "../evidence.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue, GradeState } from "../state.js";
 
 /**
- * Judges what retrieval returned: sufficient, ambiguous or insufficient. Retrieval scores and
- * chunk metadata decide first; the model is asked only in the uncertain band between the two
- * score thresholds. Budgets are applied here: an insufficient result with no retrieval round
- * left, or an ambiguity after the clarify budget, becomes an escalation.
- *
- * A clarifying question is only grounded when its options fit the question, so ambiguity is
- * judged on strong results only (best score at least the sufficient score). "How much is boat
- * insurance?" retrieves weak price passages of other products; offering them as options would be
- * a guess, so it is graded like any weak result.
+ * Judges what retrieval returned: sufficient, ambiguous or insufficient. The deterministic
+ * reader (src/reading) decides first, from evidence that means the same in any corpus: how much
+ * of the question a unit covers, whether it states the asked attribute, which products the
+ * question names (the tenant's taxonomy), whether a table needs a constraint the question lacks.
+ * The model is asked only when the reader found nothing and retrieval still scored in the
+ * uncertain band. Budgets are applied here: an insufficient result with no retrieval round left,
+ * or an ambiguity after the clarify budget, becomes an escalation.
  */
 export function gradeNode(deps: AgentDeps) {
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
@@ -25,39 +25,56 @@ export function gradeNode(deps: AgentDeps) {
     let grade: GradeState;
 
     const taxonomy = await deps.retriever.taxonomy(state.turn!.tenantId, config.signal);
-    const general = new Set(taxonomy.products.filter((p) => p.general).map((p) => p.product));
-    const ambiguity =
-      hits.length > 0 && best >= grading.sufficientScore
-        ? findAmbiguity(hits, state.rewrittenQuery, state.language, grading.ambiguityMargin, grading.maxClarifyOptions, (chunk) => general.has(chunk.product))
-        : null;
-    if (hits.length === 0 || best < grading.insufficientScore) {
-      grade = { verdict: "insufficient", relevantChunkIds: [], method: "scores", options: [] };
-    } else if (ambiguity !== null) {
-      grade = { verdict: "ambiguous", relevantChunkIds: relevant, method: "scores", options: ambiguity.options };
-    } else if (best >= grading.sufficientScore) {
-      grade = { verdict: "sufficient", relevantChunkIds: relevant, method: "scores", options: [] };
-    } else {
-      const call = await callModel(
-        deps,
-        state,
-        "grade",
-        { query: state.rewrittenQuery, language: state.language, chunks: evidenceFromHits(hits, relevant) },
-        config.signal,
-      );
-      if (call.kind !== "ok") return { ...call.accounting, escalation: call.escalation };
-      update = { ...call.accounting };
-      const known = new Set(hits.map((h) => h.chunk.chunkId));
-      const ids = call.output.relevantChunkIds.filter((id) => known.has(id));
-      // The model may call a question ambiguous, but a clarifying question needs real options:
-      // without two products in the results there is nothing grounded to offer.
-      const verdict = call.output.verdict === "ambiguous" ? "insufficient" : call.output.verdict;
-      grade = { verdict, relevantChunkIds: ids.length > 0 ? ids : relevant, method: "model", options: [] };
+    const verdict: ReaderVerdict =
+      hits.length === 0
+        ? { kind: "insufficient", reason: "nothing was retrieved", coverage: 0 }
+        : read({ query: state.rewrittenQuery, language: state.language, units: readingUnits(hits), taxonomy });
+
+    switch (verdict.kind) {
+      case "answer": {
+        const cited = verdict.claims.flatMap((c) => c.chunkIds);
+        grade = {
+          verdict: "sufficient",
+          relevantChunkIds: [...new Set([...cited, ...relevant])],
+          method: "reader",
+          options: [],
+          reading: { basis: verdict.basis, claims: verdict.claims, coverage: verdict.coverage },
+        };
+        break;
+      }
+      case "clarify_products":
+      case "clarify_table": {
+        const options: ClarifyOption[] = verdict.options.map((o) => ({ ...o }));
+        grade = {
+          verdict: "ambiguous",
+          relevantChunkIds: relevant,
+          method: "reader",
+          options,
+          ...(verdict.kind === "clarify_table" ? { dimension: verdict.header } : {}),
+        };
+        break;
+      }
+      case "insufficient": {
+        grade = { verdict: "insufficient", relevantChunkIds: [], method: "reader", options: [], why: verdict.reason };
+        // Only a model can tell more: the offline provider's grade is the reader itself.
+        if (deps.settings.gradeWithModel && best >= grading.insufficientScore && best < grading.sufficientScore) {
+          const call = await callModel(deps, state, "grade", { query: state.rewrittenQuery, language: state.language, chunks: evidenceFromHits(hits, relevant) }, config.signal);
+          if (call.kind !== "ok") return { ...call.accounting, escalation: call.escalation };
+          update = { ...call.accounting };
+          const known = new Set(hits.map((h) => h.chunk.chunkId));
+          const ids = call.output.relevantChunkIds.filter((id) => known.has(id));
+          // A clarifying question needs options from retrieval; a model's "ambiguous" has none.
+          const modelVerdict = call.output.verdict === "ambiguous" ? "insufficient" : call.output.verdict;
+          grade = { verdict: modelVerdict, relevantChunkIds: ids.length > 0 ? ids : relevant, method: "model", options: [] };
+        }
+        break;
+      }
     }
 
     if (grade.verdict === "insufficient" && state.retrievalRounds >= budgets.retrievalRounds) {
       update.escalation = {
         reason: "insufficient_retrieval",
-        detail: `nothing relevant enough after ${state.retrievalRounds} retrieval round(s) (best score ${best.toFixed(2)})`,
+        detail: `nothing answers the question after ${state.retrievalRounds} retrieval round(s) (best score ${best.toFixed(2)}; ${grade.why ?? "model grade"})`,
       };
     }
     if (grade.verdict === "ambiguous" && state.clarifyStreak >= budgets.clarifyStreak) {
@@ -70,4 +87,3 @@ export function gradeNode(deps: AgentDeps) {
     return { ...update, grading: grade };
   };
 }
-

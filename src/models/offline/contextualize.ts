@@ -39,7 +39,7 @@ const STANDALONE_TERMS = new Set(
   analyzeTerms("hours opening branch branches office contact call centre center email address phone number support شعبه ساعت تماس آدرس ایمیل پشتیبانی تلفن"),
 );
 
-type TokenKind = "topic" | "generic" | "family" | "aspect";
+type TokenKind = "topic" | "generic" | "family" | "aspect" | "quantity";
 
 interface Token {
   text: string;
@@ -95,8 +95,8 @@ function canonicalizeFamily(folded: string, lang: Language): string {
 const FA_PRODUCT_HEAD = new Set(analyzeTerms("بیمه بیمه‌نامه"));
 const EN_PRODUCT_TAIL = new Set(analyzeTerms("insurance policy"));
 
-function tokenize(text: string, familyLang: Language): Token[] {
-  const tokens = rawTokens(text, familyLang);
+function tokenize(text: string, familyLang: Language, names: ReadonlySet<string>): Token[] {
+  const tokens = rawTokens(text, familyLang, names);
   tokens.forEach((token, i) => {
     if (token.kind !== "aspect") return;
     const before = tokens[i - 1];
@@ -108,7 +108,7 @@ function tokenize(text: string, familyLang: Language): Token[] {
   return tokens;
 }
 
-function rawTokens(text: string, familyLang: Language): Token[] {
+function rawTokens(text: string, familyLang: Language, names: ReadonlySet<string>): Token[] {
   const folded = canonicalizeFamily(foldForMatch(text), familyLang);
   const tokens: Token[] = [];
   for (const raw of folded.split(/\s+/u)) {
@@ -120,13 +120,19 @@ function rawTokens(text: string, familyLang: Language): Token[] {
     }
     const terms = analyzeTerms(word);
     if (terms.length === 0 || terms.every((t) => FOLLOW_UP_FILLERS.has(t))) continue;
-    tokens.push(classify(word, terms));
+    tokens.push(classify(word, terms, names));
   }
   return tokens;
 }
 
-function classify(text: string, terms: string[]): Token {
+// A stated quantity and its unit ("10 days", «۴۷ سال»): carried into a follow-up that states none.
+const QUANTITY_WORDS = new Set(analyzeTerms("day days week weeks month months year years old aged k thousand aed dirham dirhams روز روزه هفته ماه سال ساله هزار درهم"));
+
+function classify(text: string, terms: string[], names: ReadonlySet<string>): Token {
   if (FAMILY_WORDS.has(text)) return { text, terms, kind: "family", names: false };
+  if (terms.every((t) => /^\d/u.test(t) || QUANTITY_WORDS.has(t))) return { text, terms, kind: "quantity", names: false };
+  // The tenant's own product names ("rahvar", «همسفر») name a topic, as do words for kinds of insurance.
+  if (terms.some((t) => names.has(t))) return { text, terms, kind: "topic", names: true };
   const topical = terms.filter((t) => topicDomain(t) !== undefined);
   if (topical.length > 0) return { text, terms, kind: "topic", names: true };
   if (terms.every((t) => isTopicCompanion(t))) return { text, terms, kind: "topic", names: false };
@@ -134,8 +140,8 @@ function classify(text: string, terms: string[]): Token {
   return { text, terms, kind: "aspect", names: false };
 }
 
-function readTurn(text: string, familyLang: Language): Turn {
-  const tokens = tokenize(text, familyLang);
+function readTurn(text: string, familyLang: Language, names: ReadonlySet<string>): Turn {
+  const tokens = tokenize(text, familyLang, names);
   return {
     tokens,
     ownTopic: tokens.some((t) => t.kind === "topic" && t.names),
@@ -173,14 +179,20 @@ export function contextualize(input: ContextualizeInput): ContextualizeOutput {
   if (previous?.rewrittenQuery !== undefined) {
     const previousQuery = normalizeText(previous.rewrittenQuery);
     const prevLang = detectLanguage(previousQuery, previous.language).language;
-    const turn = readTurn(text, prevLang);
-    const prev = readTurn(previousQuery, prevLang).tokens;
+    const names = new Set(input.productTerms ?? []);
+    const turn = readTurn(text, prevLang, names);
+    const prev = readTurn(previousQuery, prevLang, names).tokens;
     const has = (kind: TokenKind): boolean => turn.tokens.some((t) => t.kind === kind);
 
     if (isFollowUp(turn, text)) {
       // Keep the previous topic; the new turn's family member or aspect replaces the old one.
       const kept = prev.filter(
-        (t) => t.kind === "topic" || t.kind === "generic" || (t.kind === "family" && !has("family")) || (t.kind === "aspect" && !has("aspect")),
+        (t) =>
+          t.kind === "topic" ||
+          t.kind === "generic" ||
+          (t.kind === "family" && !has("family")) ||
+          (t.kind === "aspect" && !has("aspect")) ||
+          (t.kind === "quantity" && !has("quantity")),
       );
       query = join([...kept, ...turn.tokens]);
     } else if (turn.ownTopic && turn.elliptical) {

@@ -104,6 +104,11 @@ function chunkPosition(chunk: EvidenceChunk, fallback: number): number {
 }
 
 export function generate(input: GenerateInput, thresholds: OfflineThresholds): GenerateOutput {
+  // The reader (src/reading) already found the cell, item or sentence that states what is asked:
+  // quoted as it is, each claim citing its chunk.
+  if (input.reading !== undefined && input.reading.claims.length > 0) {
+    return { claims: input.reading.claims.map((c) => ({ text: c.text, chunkIds: [...c.chunkIds] })), answered: true, confidence: round2(clamp01(input.reading.coverage)) };
+  }
   const notAnswered = (confidence = 0): GenerateOutput => ({ claims: [], answered: false, confidence: round2(clamp01(confidence)) });
   const chunks = input.chunks.filter((c) => c.lang === input.language);
   const terms = questionTerms(input);
