@@ -1,4 +1,5 @@
 import { analyze } from "../text/analysis/index.js";
+import { toAsciiDigits } from "../text/normalize.js";
 import type { Attribute } from "./question.js";
 
 /**
@@ -47,8 +48,10 @@ const TIME = /\b\d{1,2}[:.]\d{2}\b|\d{1,2}\s*(?:am|pm)\b/iu;
 const CONTACT = /(?:\+?\d[\d\s-]{6,}\d)|@|www\.|https?:\/\//u;
 
 /** Whether a passage can answer the asked attribute by its form (a figure, a time, an address). */
-export function formFits(text: string, asked: readonly Attribute[]): boolean {
+export function formFits(raw: string, asked: readonly Attribute[]): boolean {
   if (asked.length === 0) return true;
+  // Persian and Arabic-Indic digits are digits too («۳ ماه», «١٥ روز»).
+  const text = toAsciiDigits(raw);
   return asked.some((a) => {
     switch (a) {
       case "hours":

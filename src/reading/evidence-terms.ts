@@ -120,10 +120,11 @@ export function absentTerms(taxonomy: Taxonomy, terms: readonly string[]): strin
  */
 const FOCUS_PATTERNS: readonly RegExp[] = [
   /(?<![\p{L}])([\p{L}'-]{3,})\s+(?:insurance|insurence|insurances|cover|coverage|policy|policies)(?![\p{L}])/gu,
-  /(?<![\p{L}])(?:insure|insured|cover|covers|covered|insurance for|cover for|policy for|coverage for)\s+(?:my\s+|a\s+|an\s+|the\s+|your\s+|our\s+)?([\p{L}'-]{3,})/gu,
+  /(?<![\p{L}])(?:insure|insured|cover|covers|covered|insurance for|cover for|policy for|coverage for|pay for|pays for|paid for)\s+(?:my\s+|a\s+|an\s+|the\s+|your\s+|our\s+)?([\p{L}'-]{3,})/gu,
+  /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|going|flight|flying|holiday|visit|visiting) to\s+([\p{L}'-]{3,})/gu,
   /(?<![\p{L}])(?:is|are)\s+(?:my\s+|a\s+|an\s+|the\s+)?([\p{L}'-]{3,})\s+(?:covered|insured|included)(?![\p{L}])/gu,
   /(?<![\p{L}])بیمه\s+([\p{L}\u200C]{2,})/gu,
-  /(?<![\p{L}])([\p{L}\u200C]{2,})\s+(?:را|رو)?\s*(?:پوشش|بیمه می|بیمه میکن)/gu,
+  /(?<![\p{L}])([\p{L}\u200C]{2,})\s+(?:را|رو)\s+(?:پوشش|بیمه می|بیمه میکن|می\s?ده|میده|می\s?پرداز|میپرداز)/gu,
 ];
 
 const NOT_FOCUS = new Set(

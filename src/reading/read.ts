@@ -163,6 +163,8 @@ function unitOf(c: Candidate): ReadingUnit {
 }
 
 const INTRODUCES_LIST = /:\s*$/u;
+// A worked example illustrates a rule; the rule itself is the better answer.
+const EXAMPLE = /^(?:for example|for instance|e\.g\.|example:|برای مثال|مثلاً|مثلا|مثال:)/iu;
 
 export function read(input: ReaderInput): ReaderVerdict {
   const { taxonomy } = input;
@@ -210,7 +212,9 @@ export function read(input: ReaderInput): ReaderVerdict {
       const own = new Set(analyze(full));
       const agreement = quantityAgreement(full, corrected);
       const score = cover(corrected, terms, { own, context, title }, taxonomy, agreement.fit);
-      candidates.push({ kind: "sentence", unit, text: sentence, extra, score: judged(score, full, new Set([...own, ...context]), corrected, agreement.conflict) });
+      const judgedScore = judged(score, full, new Set([...own, ...context]), corrected, agreement.conflict);
+      if (EXAMPLE.test(sentence.trim())) judgedScore.coverage *= 0.9;
+      candidates.push({ kind: "sentence", unit, text: sentence, extra, score: judgedScore });
     });
   }
   for (const table of tablesOf(units)) {
@@ -235,8 +239,12 @@ export function read(input: ReaderInput): ReaderVerdict {
   }
 
   // Several products answer about equally well and the question names none of them alone: ask which.
+  // A question of nothing but its attribute ("how much does it cost?") is answered by every
+  // product that states one: each is a contender, however close to the best.
   if (namedSet.size !== 1) {
-    const contenders = candidates.filter((c) => c.score.coverage >= Math.max(READER_RULES.sufficient, best.score.coverage - READER_RULES.ambiguityMargin));
+    const broad = terms.every((t) => attributesNamed(t, corrected.asked).length > 0 || (taxonomy.documentFrequency.get(t) ?? 0) > taxonomy.documents / 2);
+    const floor = broad ? READER_RULES.sufficient : Math.max(READER_RULES.sufficient, best.score.coverage - READER_RULES.ambiguityMargin);
+    const contenders = candidates.filter((c) => c.score.coverage >= floor);
     const products = [...new Set(contenders.map(productOf))].filter((p) => !general.has(p));
     if (!general.has(productOf(best)) && products.length >= 2) {
       return { kind: "clarify_products", options: productOptions(products, contenders, input.language, taxonomy), coverage: best.score.coverage };

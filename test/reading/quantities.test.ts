@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { parseInterval, parseQuantities, quantityFits } from "../../src/reading/quantities.js";
+
+describe("quantities in questions", () => {
+  it.each([
+    ["how much is it for a 10 day trip?", [{ kind: "days", value: 10 }]],
+    ["my stuff is worth like 150000 dirhams", [{ kind: "money", value: 150_000 }]],
+    ["car's worth about 95k", [{ kind: "money", value: 95_000 }]],
+    ["a phone I paid AED 4,299 for", [{ kind: "money", value: 4_299 }]],
+    ["ارزش بازسازی ۱.۲ میلیون درهمه", [{ kind: "money", value: 1_200_000 }]],
+    ["٥٥ سالمه", [{ kind: "age", value: 55 }]],
+    ["I am 47 years old", [{ kind: "age", value: 47 }]],
+    ["she wants to stay 6 months", [{ kind: "days", value: 180 }]],
+    ["for a month", [{ kind: "days", value: 30 }]],
+    ["۶ ماه بیاد دبی", [{ kind: "days", value: 180 }]],
+    ["what about my wife? shes 29", [{ kind: "age", value: 29 }]],
+  ])("%s", (text, expected) => {
+    expect(parseQuantities(text)).toEqual(expected);
+  });
+});
+
+describe("intervals in labels", () => {
+  it.each([
+    ["8–15 days", { lo: 8, hi: 15, unit: "days" }],
+    ["Up to 7 days", { lo: 0, hi: 7, unit: "days" }],
+    ["۶۶ تا ۷۵ سال", { lo: 66, hi: 75, unit: "age" }],
+    ["AED 1,001–2,000", { lo: 1_001, hi: 2_000, unit: "money" }],
+    ["85+", { lo: 85, hi: Infinity, unit: null }],
+    ["31–60 روز", { lo: 31, hi: 60, unit: "days" }],
+  ])("%s", (label, expected) => {
+    expect(parseInterval(label)).toEqual(expected);
+  });
+
+  it("uses the header's unit for a bare range, and a quantity fits only an interval of its kind", () => {
+    const band = parseInterval("80,001–150,000", "money")!;
+    expect(quantityFits({ kind: "money", value: 95_000 }, band)).toBe(true);
+    expect(quantityFits({ kind: "days", value: 95_000 }, band)).toBe(false);
+    expect(quantityFits({ kind: "days", value: 10 }, parseInterval("8–15 days")!)).toBe(true);
+    expect(quantityFits({ kind: "days", value: 16 }, parseInterval("8–15 days")!)).toBe(false);
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { read } from "../../src/reading/read.js";
+import type { ReadingUnit } from "../../src/reading/types.js";
+import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
+
+/** Units of two small fictional products, as retrieval would hand them to the reader. */
+const base = { domain: "trips", lang: "en" as const, score: 0.8 };
+const row = (id: string, label: string, values: [string, string, string]): ReadingUnit => ({
+  ...base,
+  chunkId: `trip-prices#${id}`,
+  documentId: "trip-prices",
+  title: "Voyager Travel Cover – Prices",
+  product: "voyager",
+  sectionPath: ["Prices"],
+  text: `Price per adult (AED) — ${label} — Basic: ${values[0]}; Plus: ${values[1]}; Max: ${values[2]}`,
+  shape: {
+    kind: "row",
+    table: "trip-prices:t0",
+    caption: "Price per adult (AED)",
+    rowLabel: label,
+    cells: [
+      { header: "Trip length", value: label },
+      { header: "Basic", value: values[0] },
+      { header: "Plus", value: values[1] },
+      { header: "Max", value: values[2] },
+    ],
+    rowHeaderColumn: 0,
+  },
+});
+const prices = [row("a", "1–7 days", ["40", "60", "90"]), row("b", "8–15 days", ["65", "95", "150"]), row("c", "16–31 days", ["100", "150", "230"])];
+const homePrice: ReadingUnit = {
+  ...base,
+  domain: "homes",
+  chunkId: "nest#p",
+  documentId: "nest",
+  title: "Nest Home Cover",
+  product: "nest",
+  sectionPath: ["Price"],
+  text: "Nest home cover costs AED 300 a year.",
+  shape: { kind: "paragraph" },
+};
+const taxonomy = buildTaxonomy([
+  { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en", text: prices.map((p) => p.text).join("\n") },
+  { id: "nest", title: "Nest Home Cover", product: "nest", domain: "homes", lang: "en", text: homePrice.text },
+]);
+const reading = (query: string, units: readonly ReadingUnit[] = [...prices, homePrice]) => read({ query, language: "en", units, taxonomy });
+
+describe("the reader", () => {
+  it("answers from the cell whose row holds the stated quantity and whose column the question names", () => {
+    expect(reading("how much is voyager plus for a 10 day trip?")).toMatchObject({
+      kind: "answer",
+      basis: "cell",
+      claims: [{ text: "Price per adult (AED) — 8–15 days — Plus: 95", chunkIds: ["trip-prices#b"] }],
+    });
+  });
+
+  it("asks which column when the table needs a choice the question does not make, with the table's own labels", () => {
+    expect(reading("how much is voyager for a 10 day trip?")).toMatchObject({ kind: "clarify_table", options: [{ label: "Basic" }, { label: "Plus" }, { label: "Max" }] });
+  });
+
+  it("does not guess a neighbouring row when no row holds the quantity", () => {
+    expect(reading("how much is voyager plus for a 45 day trip?")).toMatchObject({ kind: "insufficient" });
+  });
+
+  it("asks which product when the question names none and several answer", () => {
+    expect(reading("how much does it cost?")).toMatchObject({ kind: "clarify_products" });
+  });
+
+  it("hands off what the documents never mention, however well the rest matches", () => {
+    expect(reading("does voyager cover skiing?")).toMatchObject({ kind: "insufficient", reason: expect.stringContaining("ski") });
+  });
+});
