@@ -55,7 +55,7 @@ const SUBGRAPH = "lookup:7c1e0c52-0b3f-4d8e-9a3e-3f1d2b5c6a7e";
 /**
  * What every backend's one-checkpoint-per-turn saver guarantees beyond LangGraph's conformance
  * suite: pruning keeps the latest checkpoint of each namespace (a subgraph's checkpoint never
- * deletes the root's).
+ * deletes the root's), and deleteThread takes any id, not only tenant/thread keys.
  */
 export function turnSaverSpec(name: string, open: () => Promise<TurnSaverBackend>): void {
   describe(`${name}: one checkpoint per turn`, () => {
@@ -114,6 +114,22 @@ export function turnSaverSpec(name: string, open: () => Promise<TurnSaverBackend
       expect(latestSub?.checkpoint.channel_values).toEqual({ query: "deductible motor" });
       expect(latestSub?.pendingWrites).toEqual([["task-1", "query", "pending"]]);
       if (backend.prunes) expect(await ids(backend.saver.list({ configurable: { thread_id: thread } }))).toEqual([root.id, sub2.id].sort());
+    });
+
+    it('deletes a thread whatever its id: deleteThread("plain-id") as well as a tenant/thread key', async () => {
+      for (const thread of ["plain-id", "acme/keyed"]) {
+        const values = checkpoint({ question: "deductible?" });
+        await inTurn(backend, thread, async () => {
+          await backend.saver.put(at(thread, ""), values, meta, values.channel_versions);
+          await backend.saver.put(at(thread, SUBGRAPH), checkpoint({ query: "q" }), meta, { query: 1 });
+        });
+        expect(await backend.saver.getTuple(at(thread, ""))).toBeDefined();
+        await backend.saver.deleteThread(thread);
+        expect(await backend.saver.getTuple(at(thread, ""))).toBeUndefined();
+        expect(await ids(backend.saver.list({ configurable: { thread_id: thread } }))).toEqual([]);
+        // Nothing there: still fine.
+        await backend.saver.deleteThread(thread);
+      }
     });
   });
 }

@@ -11,7 +11,7 @@ import {
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
 import { guarded, asStorageError } from "./errors.js";
-import { parseThreadKey } from "../thread-key.js";
+import { splitThreadKey } from "../thread-key.js";
 import { checkpointNamespace, latestCheckpoints, type BufferedWrite } from "../turn-scoped-saver.js";
 
 type Statement = [sql: string, params: unknown[]];
@@ -60,10 +60,19 @@ const ERASE: readonly string[] = [
 ];
 
 /**
+ * The registry row of a thread key. Keys frontdesk makes are `tenant/thread`; any other id (only
+ * tests and tools write those) is registered under the empty tenant, so that the idle sweep and
+ * erasure treat every stored thread alike.
+ */
+function registryParts(threadKey: string): { tenantId: string; threadId: string } {
+  return splitThreadKey(threadKey) ?? { tenantId: "", threadId: threadKey };
+}
+
+/**
  * PostgresSaver (reads unchanged) plus what frontdesk needs on top: a turn's checkpoint, the
  * pruning of older checkpoints (per namespace) and unreferenced channel values, and the thread
- * registry, all in one transaction on the connection that holds the thread's lock; erasure;
- * connection failures reported as StorageUnavailableError.
+ * registry, all in one transaction on the connection that holds the thread's lock; erasure of a
+ * thread of any id; connection failures reported as StorageUnavailableError.
  */
 export class FrontdeskPostgresSaver extends PostgresSaver {
   constructor(private readonly db: pg.Pool) {
@@ -146,7 +155,7 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
    * taken from the new checkpoint's channel_versions ($7) rather than read back.
    */
   private async commitOneCheckpoint(client: pg.ClientBase, threadKey: string, write: Extract<BufferedWrite, { kind: "checkpoint" }>): Promise<void> {
-    const { tenantId, threadId } = parseThreadKey(threadKey);
+    const { tenantId, threadId } = registryParts(threadKey);
     const ns = checkpointNamespace(write.config);
     const parent = write.config.configurable?.["checkpoint_id"];
     const params: unknown[] = [
@@ -190,7 +199,7 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
 
   /** Any other shape of turn (several checkpoints, pending writes): the same effect in a transaction. */
   private async commitInTransaction(client: pg.ClientBase, threadKey: string, writes: readonly BufferedWrite[]): Promise<void> {
-    const { tenantId, threadId } = parseThreadKey(threadKey);
+    const { tenantId, threadId } = registryParts(threadKey);
     const statements = await this.turnStatements(threadKey, writes);
     await client.query("BEGIN");
     try {
@@ -207,10 +216,10 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
     }
   }
 
-  /** Deletes everything kept for a thread. True when there was something to delete. */
+  /** Deletes everything kept for a thread, whatever its id. True when there was something to delete. */
   async eraseThread(threadKey: string): Promise<boolean> {
-    const { tenantId, threadId } = parseThreadKey(threadKey);
     return guarded("erasing a thread", async () => {
+      const { tenantId, threadId } = registryParts(threadKey);
       const client = await this.db.connect();
       try {
         await client.query("BEGIN");
