@@ -136,7 +136,8 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
    * Writes a turn atomically on `client` (the connection holding the thread's advisory lock, so a
    * lost lock means a failed commit, never two writers): the checkpoint, the pruning of every
    * older checkpoint of its namespace and of channel values it no longer points at, and the
-   * thread's last-activity time. All or nothing. Not retried: a failed commit fails the turn, which the caller may retry.
+   * thread's last-activity time. All or nothing. Not retried: a failed commit fails the turn,
+   * which the caller may retry.
    */
   async commitTurn(client: pg.ClientBase, threadKey: string, writes: readonly BufferedWrite[]): Promise<void> {
     const only = writes.length === 1 && writes[0]!.kind === "checkpoint" ? writes[0]! : null;

@@ -8,7 +8,6 @@ import { createSqliteProfileStore } from "./profiles.js";
 import { createFileSaver } from "./saver.js";
 
 export { openLocalDatabase } from "./database.js";
-export { createFileSaver } from "./saver.js";
 
 /** The embedded default: one SQLite file in the data directory, surviving restarts. */
 export function createFilePersistence(dataDir: string, watch: FanoutOptions = DEFAULT_WATCH): Persistence {
