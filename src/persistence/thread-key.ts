@@ -5,8 +5,15 @@
  */
 export const threadKey = (tenantId: string, threadId: string): string => `${tenantId}/${threadId}`;
 
-export function parseThreadKey(key: string): { tenantId: string; threadId: string } {
+/** The parts of a key frontdesk made; null for any other id (tests, tools and LangGraph's own conformance suite use plain ids). */
+export function splitThreadKey(key: string): { tenantId: string; threadId: string } | null {
   const slash = key.indexOf("/");
-  if (slash <= 0 || slash === key.length - 1) throw new Error(`not a thread key: ${key}`);
+  if (slash <= 0 || slash === key.length - 1) return null;
   return { tenantId: key.slice(0, slash), threadId: key.slice(slash + 1) };
+}
+
+export function parseThreadKey(key: string): { tenantId: string; threadId: string } {
+  const parts = splitThreadKey(key);
+  if (parts === null) throw new Error(`not a thread key: ${key}`);
+  return parts;
 }

@@ -13,8 +13,9 @@ import {
  * Makes a turn all-or-nothing. LangGraph with `durability: "exit"` writes one checkpoint when
  * the run ends — also when it ends in an error or an abort, which would leave half a turn in the
  * thread. While a turn runs, this wrapper holds that thread's writes back; `commit` applies them
- * (and prunes older checkpoints), `discard` drops them, so a failed or cancelled turn leaves the
- * thread exactly as it was. Threads without an open turn pass straight through.
+ * (and prunes older checkpoints, namespace by namespace), `discard` drops them, so a failed or
+ * cancelled turn leaves the thread exactly as it was. Threads without an open turn pass straight
+ * through.
  */
 export interface TurnTransaction {
   begin(threadId: string): void;
@@ -22,8 +23,13 @@ export interface TurnTransaction {
   discard(threadId: string): void;
 }
 
-/** Deletes every checkpoint of a thread except `keepCheckpointId` (stores that keep history forever grow without bound). */
-export type PruneThread = (threadId: string, keepCheckpointId: string) => Promise<void>;
+/**
+ * Deletes every checkpoint of one namespace of a thread except `keepCheckpointId` (stores that
+ * keep history forever grow without bound). Per namespace: a subgraph's checkpoints live beside
+ * the root's (checkpoint_ns "" for the root, "node:task" for a subgraph), and the latest of one
+ * says nothing about the others.
+ */
+export type PruneThread = (threadId: string, checkpointNs: string, keepCheckpointId: string) => Promise<void>;
 
 /** A write LangGraph made during a turn, held back until the turn commits. */
 export type BufferedWrite =
@@ -88,7 +94,7 @@ export class TurnScopedSaver extends BaseCheckpointSaver implements TurnTransact
     return {
       configurable: {
         thread_id: threadId,
-        checkpoint_ns: config.configurable?.["checkpoint_ns"] ?? "",
+        checkpoint_ns: checkpointNamespace(config),
         checkpoint_id: checkpoint.id,
       },
     };
@@ -109,13 +115,17 @@ export class TurnScopedSaver extends BaseCheckpointSaver implements TurnTransact
   }
 }
 
-/** The id of the checkpoint a turn ends on: its last buffered checkpoint. */
-export function lastCheckpointId(writes: readonly BufferedWrite[]): string | null {
-  for (let i = writes.length - 1; i >= 0; i--) {
-    const write = writes[i]!;
-    if (write.kind === "checkpoint") return write.checkpoint.id;
-  }
-  return null;
+/** The namespace a config addresses; LangGraph's default (the root graph) is "". */
+export function checkpointNamespace(config: RunnableConfig): string {
+  const ns = config.configurable?.["checkpoint_ns"];
+  return typeof ns === "string" ? ns : "";
+}
+
+/** The checkpoints a turn ends on: for each namespace it wrote, the id of its last buffered checkpoint there. */
+export function latestCheckpoints(writes: readonly BufferedWrite[]): Map<string, string> {
+  const latest = new Map<string, string>();
+  for (const write of writes) if (write.kind === "checkpoint") latest.set(checkpointNamespace(write.config), write.checkpoint.id);
+  return latest;
 }
 
 async function applyOneByOne(inner: BaseCheckpointSaver, prune: PruneThread | null, threadId: string, writes: readonly BufferedWrite[]): Promise<void> {
@@ -123,6 +133,6 @@ async function applyOneByOne(inner: BaseCheckpointSaver, prune: PruneThread | nu
     if (write.kind === "checkpoint") await inner.put(write.config, write.checkpoint, write.metadata, write.newVersions);
     else await inner.putWrites(write.config, write.writes, write.taskId, write.taskPath);
   }
-  const keep = lastCheckpointId(writes);
-  if (prune !== null && keep !== null) await prune(threadId, keep);
+  if (prune === null) return;
+  for (const [ns, keep] of latestCheckpoints(writes)) await prune(threadId, ns, keep);
 }

