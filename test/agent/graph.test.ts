@@ -95,12 +95,13 @@ describe("the turn graph", () => {
 
   it("escalates when the answer step cannot answer or is not confident", async () => {
     const notAnswered = scriptedModels({ triage: knowledge, generate: () => ({ claims: [], answered: false, confidence: 0 }) });
+    // A question the chunk answers, so that the answer step is reached.
     const h1 = harness({ models: notAnswered, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]) });
-    expect(completed((await run(h1, "Is glass covered?")).attempt).outcome).toMatchObject({ kind: "escalate", reason: "low_confidence" });
+    expect(completed((await run(h1, "What is the minimum deductible?")).attempt).outcome).toMatchObject({ kind: "escalate", reason: "low_confidence" });
 
     const unsure = scriptedModels({ triage: knowledge, generate: () => ({ ...verbatimDraft(), confidence: 0.2 }) });
     const h2 = harness({ models: unsure, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]) });
-    const result = completed((await run(h2, "Is glass covered?")).attempt);
+    const result = completed((await run(h2, "What is the minimum deductible?")).attempt);
     expect(result.outcome).toMatchObject({ kind: "escalate", reason: "low_confidence", detail: "answer confidence 0.20 below 0.45" });
   });
 

@@ -76,7 +76,7 @@ describe("instruction-like text in documents", () => {
       return { hits: result.hits.map((h) => ({ ...h, neighbors: [neighbour] })) };
     };
     const h = harness({ models, retriever });
-    const attempt = await h.service.runTurn(turn("How do students make a claim?"));
+    const attempt = await h.service.runTurn(turn("What do students do before going to a hospital?"));
     expect(attempt.kind).toBe("completed");
     const evidence = seen[0]!.chunks.map((c) => c.text).join("\n");
     expect(evidence).toContain("Students call the assistance centre before going to a hospital.");

@@ -1,5 +1,6 @@
 import path from "node:path";
-import { EMPTY_TAXONOMY, type Taxonomy } from "../../src/domain/taxonomy.js";
+import type { Taxonomy } from "../../src/domain/taxonomy.js";
+import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { loadBundle } from "../../src/app/bundle.js";
 import { PACKAGE_ROOT } from "../../src/config/config.js";
 import { silentLogger } from "../../src/domain/logger.js";
@@ -69,18 +70,32 @@ export function chunk(chunkId: string, text: string, meta: Partial<Chunk> = {}):
   };
 }
 
+/**
+ * A retriever that answers from a script. Its taxonomy, unless given, is built from every chunk it
+ * has returned so far: the corpus a test's fake knows of is what it has shown.
+ */
 export function fakeRetriever(
   respond: (request: RetrievalRequest) => Array<{ chunk: Chunk; score: number }>,
-  taxonomy: Taxonomy = EMPTY_TAXONOMY,
+  taxonomy?: Taxonomy,
 ): Retriever & { requests: RetrievalRequest[] } {
   const requests: RetrievalRequest[] = [];
+  const shown = new Map<string, Chunk>();
   return {
     requests,
-    taxonomy: async () => taxonomy,
+    taxonomy: async () =>
+      taxonomy ??
+      buildTaxonomy(
+        [...new Set([...shown.values()].map((c) => c.documentId))].map((id) => {
+          const chunks = [...shown.values()].filter((c) => c.documentId === id);
+          const first = chunks[0]!;
+          return { id, title: first.title, product: first.product, domain: first.domain, lang: first.lang, text: chunks.map((c) => c.text).join("\n") };
+        }),
+      ),
     async retrieve(request, signal) {
       if (signal?.aborted) throw signal.reason;
       requests.push(request);
       const hits: RetrievedChunk[] = respond(request).map(({ chunk, score }) => ({ chunk, score, stages: { fusedScore: score }, neighbors: [] }));
+      for (const hit of hits) shown.set(hit.chunk.chunkId, hit.chunk);
       return { hits };
     },
   };

@@ -11,6 +11,7 @@ const models = () =>
   scriptedModels({
     triage: () => ({ intent: "knowledge", confidence: 0.9 }),
     contextualize: (input) => ({ query: input.text }),
+    grade: () => ({ verdict: "sufficient", relevantChunkIds: ["motor-body-en#3"] }),
     generate: () => ({ claims: [{ text: "The minimum deductible is 5,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.9 }),
     extract_memory: () => ({ facts: { vehicle: "Peugeot 206" } }),
   });

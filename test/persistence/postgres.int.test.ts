@@ -16,12 +16,14 @@ const HOST_PORT = (() => {
 })();
 
 const deductible = chunk("motor-body-en#3", "The minimum deductible is 5,000,000 rials.", { title: "Motor Body Insurance" });
+// These tests are about storage, not reading: the (scripted) model grades whatever the reader makes of a turn.
 
 /** Scripted models; `gate`, when set, holds generate until released (a turn that is still running). */
 function models(hold?: { gate: Promise<void>; entered: () => void }) {
   return scriptedModels({
     triage: () => ({ intent: "knowledge", confidence: 0.9 }),
     contextualize: (input) => ({ query: input.text }),
+    grade: () => ({ verdict: "sufficient", relevantChunkIds: ["motor-body-en#3"] }),
     generate: async () => {
       if (hold !== undefined) {
         hold.entered();

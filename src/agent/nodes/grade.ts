@@ -11,8 +11,8 @@ import type { AgentStateUpdate, AgentStateValue, GradeState } from "../state.js"
  * reader (src/reading) decides first, from evidence that means the same in any corpus: how much
  * of the question a unit covers, whether it states the asked attribute, which products the
  * question names (the tenant's taxonomy), whether a table needs a constraint the question lacks.
- * The model is asked only when the reader found nothing and retrieval still scored in the
- * uncertain band. Budgets are applied here: an insufficient result with no retrieval round left,
+ * The model (when one is configured) is asked only when the reader found nothing and retrieval
+ * still scored above the insufficient score. Budgets are applied here: an insufficient result with no retrieval round left,
  * or an ambiguity after the clarify budget, becomes an escalation.
  */
 export function gradeNode(deps: AgentDeps) {
@@ -56,8 +56,9 @@ export function gradeNode(deps: AgentDeps) {
       }
       case "insufficient": {
         grade = { verdict: "insufficient", relevantChunkIds: [], method: "reader", options: [], why: verdict.reason };
-        // Only a model can tell more: the offline provider's grade is the reader itself.
-        if (deps.settings.gradeWithModel && best >= grading.insufficientScore && best < grading.sufficientScore) {
+        // A model may still find the answer in a paraphrase the reader's words do not reach; the
+        // offline provider's grade is the reader itself, so it is not asked.
+        if (deps.settings.gradeWithModel && best >= grading.insufficientScore) {
           const call = await callModel(deps, state, "grade", { query: state.rewrittenQuery, language: state.language, chunks: evidenceFromHits(hits, relevant) }, config.signal);
           if (call.kind !== "ok") return { ...call.accounting, escalation: call.escalation };
           update = { ...call.accounting };
