@@ -3,7 +3,6 @@ import http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
 import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import { DocumentService } from "../../gen/frontdesk/v1/document_service_pb.js";
@@ -13,6 +12,7 @@ import { ServerReflection as ReflectionV1Alpha } from "../../gen/grpc/reflection
 import type { TurnService } from "../service/types.js";
 import type { DocumentIndex, DocumentRules } from "../retrieval/index.js";
 import { ConfigError, isLoopbackHost, type Config } from "../config/config.js";
+import { createNodeHandler } from "./adapter.js";
 import { createTenantResolver } from "./auth.js";
 import { withSpecGrpcMessage } from "./grpc-message.js";
 import { createHealthRoutes, createHealthState, type HealthState } from "./health.js";
@@ -101,7 +101,7 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
     createHealthRoutes(health)(router);
     createReflectionRoutes(reflection)(router);
   };
-  const handler = withSpecGrpcMessage(connectNodeAdapter({ routes, shutdownSignal: shutdown.signal, readMaxBytes: READ_MAX_BYTES }));
+  const handler = withSpecGrpcMessage(createNodeHandler({ routes, shutdownSignal: shutdown.signal, readMaxBytes: READ_MAX_BYTES, logger }));
 
   const tls = config.server.tls;
   const server = tls
