@@ -1,5 +1,6 @@
 import * as grpc from "@grpc/grpc-js";
 import { create, toBinary } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocumentSchema } from "../../gen/frontdesk/v1/document_service_pb.js";
 import type { Thread } from "../../gen/frontdesk/v1/thread_pb.js";
@@ -146,6 +147,54 @@ describe("malformed messages are INVALID_ARGUMENT naming the field, never INTERN
     const bad = concat([document, lengthDelimited(2, NOT_UTF8)]); // a later occurrence of a field wins: the title is now the bad bytes
     const body = envelope(concat([lengthDelimited(1, document), lengthDelimited(1, bad)]));
     expect(grpcStatus(await rawRequest(baseUrl, UPSERT, GRPC, body))).toEqual({ code: grpc.status.INVALID_ARGUMENT, message: "documents[1].title: not valid UTF-8" });
+    expect(await documentIds()).toEqual(ids);
+  });
+});
+
+describe("control characters and blank text", () => {
+  const turnWith = (patch: Record<string, string>) => server.client.turn(create(TurnRequestSchema, { threadId: THREAD, userId: "u-1", text: "hello", ...patch }));
+  const refused = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error("expected INVALID_ARGUMENT");
+      },
+      (e: unknown) => ConnectError.from(e),
+    );
+
+  it.each([
+    ["zero-width characters only", { text: "\u200B\u200C\u200D\u2060\uFEFF" }, "text: must not be blank"],
+    ["zero-width characters, spaces and controls", { text: " \u200B\u0007\n\t\u0085\u00A0" }, "text: must not be blank"],
+    ["a NUL in text", { text: "hello\u0000world" }, "text: must not contain control characters (U+0000 at character 6)"],
+    ["an escape sequence in text", { text: "hi \u001b[2J" }, "text: must not contain control characters (U+001B at character 4)"],
+    ["a C1 control in text", { text: "hi\u0085there" }, "text: must not contain control characters (U+0085 at character 3)"],
+    ["a carriage return in text", { text: "line\r\nnext" }, "text: must not contain control characters (U+000D at character 5)"],
+    ["a control character in thread_id", { threadId: "t\u0007" }, "thread_id: must not contain control characters (U+0007 at character 2)"],
+    ["a control character in user_id", { userId: "u\u0000" }, "user_id: must not contain control characters (U+0000 at character 2)"],
+    ["a control character in request_id", { requestId: "r\u009b1" }, "request_id: must not contain control characters (U+009B at character 2)"],
+  ])("%s: INVALID_ARGUMENT, the thread untouched", async (_name, patch, message) => {
+    const error = await refused(turnWith(patch));
+    expect({ code: error.code, message: error.rawMessage }).toEqual({ code: Code.InvalidArgument, message });
+    expect(await thread()).toEqual(before);
+  });
+
+  it("newlines and tabs are text; a ZWNJ inside Persian words is a letter joiner, not blank", async () => {
+    const first = (await server.client.turn(create(TurnRequestSchema, { threadId: "hostile-zwnj", userId: "u-1", text: "می‌خواهم\tبدانم\nحداقل فرانشیز بیمه بدنه چقدر است؟" }))).result!;
+    expect(first.language).toBe("fa");
+    const stored = (await server.client.getThread({ threadId: "hostile-zwnj" })).thread!;
+    expect(stored.turnCount).toBe(1);
+    expect(stored.recentTurns[0]?.userText).toBe("می‌خواهم\tبدانم\nحداقل فرانشیز بیمه بدنه چقدر است؟");
+  });
+
+  it("DocumentService: a control character in a document's title is refused with the document's index, nothing written", async () => {
+    const ids = await documentIds();
+    const document = (title: string, id: string) => ({ id, title, product: "p", domain: "motor", lang: "en", body: "Body text." });
+    const error = await refused(server.documents.upsertDocuments({ documents: [document("Fine", "hostile-a"), document("Glass\u001b[31m cover", "hostile-b")] }));
+    expect({ code: error.code, message: error.rawMessage }).toEqual({
+      code: Code.InvalidArgument,
+      message: "documents[1].title: must not contain control characters (U+001B at character 6)",
+    });
+    const blank = await refused(server.documents.upsertDocuments({ documents: [document("\u200B \u200D", "hostile-c")] }));
+    expect({ code: blank.code, message: blank.rawMessage }).toEqual({ code: Code.InvalidArgument, message: "documents[0].title: must not be blank" });
     expect(await documentIds()).toEqual(ids);
   });
 });
