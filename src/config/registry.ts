@@ -58,7 +58,10 @@ const SERVICE = {
   FRONTDESK_TLS_CERT: { schema: z.string().min(1).optional(), description: "PEM certificate file; serve TLS instead of h2c (set together with `FRONTDESK_TLS_KEY`)" },
   FRONTDESK_TLS_KEY: { schema: z.string().min(1).optional(), description: "PEM private key file of `FRONTDESK_TLS_CERT`" },
   FRONTDESK_TURN_TIMEOUT_MS: { schema: int(100, 600_000).default(30_000), description: "server-side deadline of one turn" },
-  FRONTDESK_SHUTDOWN_GRACE_MS: { schema: int(0, 120_000).default(5_000), description: "time running turns get on shutdown" },
+  FRONTDESK_SHUTDOWN_GRACE_MS: {
+    schema: int(0, 120_000).default(5_000),
+    description: "time running turns get on shutdown; then they are aborted (`UNAVAILABLE`) and the process exits, even if a model call ignores its abort",
+  },
   FRONTDESK_IDLE_TIMEOUT_MS: {
     schema: int(100, 86_400_000).default(120_000),
     description:
