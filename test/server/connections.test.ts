@@ -10,6 +10,7 @@ import { promisify } from "node:util";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import type { StreamTurnResponse } from "../../gen/frontdesk/v1/agent_service_pb.js";
+import { startTcpProxy } from "../support/tcp-proxy.js";
 import { ACME_KEY, answerResult, progress, sleep, startServer, untilAborted, waitFor, type Running } from "./helpers.js";
 
 // FRONTDESK_IDLE_TIMEOUT_MS: a connection with no open call is closed after it, whatever the peer
@@ -174,23 +175,9 @@ describe("dead peers", () => {
       return untilAborted(signal);
     };
     // A proxy between client and server that can go silent, as a peer behind a dead network does.
-    let blackhole = false;
-    const links: net.Socket[] = [];
-    const proxy = net.createServer((client) => {
-      const upstream = net.connect(s!.port, "127.0.0.1");
-      links.push(client, upstream);
-      for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
-        from.on("data", (chunk: Buffer) => {
-          if (!blackhole) to.write(chunk);
-        });
-        from.on("error", () => undefined);
-        from.on("close", () => to.destroy());
-      }
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-    const proxyPort = (proxy.address() as net.AddressInfo).port;
+    const proxy = await startTcpProxy(s.port);
     try {
-      const session = http2.connect(`http://127.0.0.1:${proxyPort}`);
+      const session = http2.connect(`http://127.0.0.1:${proxy.port}`);
       session.on("error", () => undefined);
       const req = session.request({ ":method": "POST", ":path": "/frontdesk.v1.AgentService/StreamTurn", "content-type": "application/connect+json", "connect-protocol-version": "1", authorization: `Bearer ${ACME_KEY}` });
       req.on("error", () => undefined);
@@ -202,15 +189,14 @@ describe("dead peers", () => {
       req.end(frame);
       await firstData;
       const wentSilent = Date.now();
-      blackhole = true;
+      proxy.mode = "blackhole";
       await waitFor(() => s!.fake.calls[0]?.signal?.aborted === true, IDLE_MS * 2 + 3_000);
       // One idle time until the ping, at most another for its answer.
       expect(Date.now() - wentSilent).toBeGreaterThanOrEqual(IDLE_MS * 2 - 100);
       expect(s.frontdesk.server.listening).toBe(true);
       session.destroy();
     } finally {
-      for (const link of links) link.destroy();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await proxy.close();
     }
   });
 });
