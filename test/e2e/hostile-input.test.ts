@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocumentSchema } from "../../gen/frontdesk/v1/document_service_pb.js";
 import type { Thread } from "../../gen/frontdesk/v1/thread_pb.js";
 import { TurnRequestSchema } from "../../gen/frontdesk/v1/turn_pb.js";
+import { createOfflineModelProvider } from "../../src/models/offline/index.js";
+import type { ModelProvider } from "../../src/models/provider.js";
 import { loadService, metadata } from "../support/grpc-js.js";
 import {
   concat,
@@ -221,6 +223,44 @@ describe("deadlines longer than a timer can hold", () => {
       expect((await server.client.getThread({ threadId: "hostile-deadline" })).thread?.turnCount).toBe(1);
     } finally {
       client.close();
+    }
+  });
+
+  it("a 30-day deadline does not lift FRONTDESK_TURN_TIMEOUT_MS: a model that never answers still ends in time", async () => {
+    const offline = createOfflineModelProvider();
+    const models: ModelProvider = {
+      id: "never-answers",
+      async invoke(role, input, options) {
+        if (role === "generate") await new Promise(() => undefined); // ignores its signal too
+        return offline.invoke(role, input, options);
+      },
+    };
+    const limited = await startRealServer({ FRONTDESK_TURN_TIMEOUT_MS: "1500" }, { models });
+    const client = new grpc.Client(`127.0.0.1:${limited.port}`, grpc.credentials.createInsecure());
+    const service = loadService();
+    try {
+      const started = Date.now();
+      const outcome = await new Promise<{ err: grpc.ServiceError | null; res: unknown }>((resolve) =>
+        client.makeUnaryRequest(
+          service.Turn.path,
+          service.Turn.requestSerialize,
+          service.Turn.responseDeserialize,
+          { threadId: "hostile-limit", userId: "u-1", text: "What is the minimum deductible for motor body insurance?" },
+          metadata(null),
+          { deadline: Date.now() + THIRTY_DAYS_MS },
+          (err, res) => resolve({ err, res }),
+        ),
+      );
+      const took = Date.now() - started;
+      expect({ code: outcome.err?.code, details: outcome.err?.details }).toEqual({ code: grpc.status.DEADLINE_EXCEEDED, details: "turn exceeded the server's time limit (1500 ms)" });
+      expect(took).toBeGreaterThanOrEqual(1_450);
+      expect(took).toBeLessThan(1_500 + 2_000);
+      // Nothing committed: the thread does not exist.
+      const missing = await limited.client.getThread({ threadId: "hostile-limit" }).catch((e: unknown) => ConnectError.from(e));
+      expect((missing as ConnectError).code).toBe(Code.NotFound);
+    } finally {
+      client.close();
+      await limited.close();
     }
   });
 

@@ -213,6 +213,8 @@ describe("slow connections", () => {
     const ended = await Promise.race([new Promise<number>((resolve) => req.once("close", () => resolve(Date.now() - started))), sleep(IDLE_MS * 6).then(() => null)]);
     expect(ended).not.toBeNull();
     expect(ended ?? 0).toBeGreaterThanOrEqual(IDLE_MS - 50);
+    // Reset with CANCEL, which gRPC clients report as CANCELLED.
+    expect(req.rstCode).toBe(http2.constants.NGHTTP2_CANCEL);
     expect(s.fake.calls).toHaveLength(0);
     session.destroy();
   });
