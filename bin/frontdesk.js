@@ -21,5 +21,5 @@ if (!existsSync(entry)) {
 
 // Stack traces name the lines of the TypeScript sources (dist/ carries source maps).
 process.setSourceMapsEnabled(true);
-const { main } = await import(entry.href);
-process.exitCode = await main(process.argv.slice(2));
+const { main, endProcess } = await import(entry.href);
+endProcess(await main(process.argv.slice(2)));

@@ -34,6 +34,19 @@ async function loadCreateApp(): Promise<CreateAppFn> {
   return createApp;
 }
 
+/**
+ * How long the process may stay once its command has returned: long enough for stdout and stderr
+ * to drain. Past it, whatever still holds the event loop (a model call that never returned and
+ * ignored its abort signal, a socket a library left open) does not keep the process alive.
+ */
+export const EXIT_LINGER_MS = 1_000;
+
+/** Ends the process with `code` once its command is done: at once if nothing is left running, else after EXIT_LINGER_MS. */
+export function endProcess(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), EXIT_LINGER_MS).unref();
+}
+
 /** Runs one command and returns the process exit code (2: usage or configuration error). */
 export async function main(argv: string[], io: CommandIo = defaultIo()): Promise<number> {
   const [command, ...rest] = argv;

@@ -22,9 +22,20 @@ export interface RunningServe {
   /** e.g. h2c://127.0.0.1:8080 */
   url: string;
   port: number;
-  /** Graceful: the server first (running turns finish within the grace period), then the app. */
+  /**
+   * Graceful, and always ends: the server first (running turns finish within the grace period,
+   * then are aborted and cut off), then the app, given at most APP_CLOSE_TIMEOUT_MS.
+   */
   close(): Promise<void>;
 }
+
+/**
+ * How long closing the application (stores, pools, indexes) may take once the server is closed.
+ * It takes milliseconds; longer means something still holds a resource — a turn stuck in a call
+ * that ignored its abort signal keeps its thread-lock connection, and a pool's end() waits for it
+ * forever. Shutdown goes on without it: the process is about to exit.
+ */
+export const APP_CLOSE_TIMEOUT_MS = 5_000;
 
 export interface ServeFlags {
   host?: string | undefined;
@@ -70,7 +81,12 @@ export async function runServe(config: Config, logger: Logger, createApp: Create
     port,
     async close() {
       await frontdesk.close();
-      await app.close();
+      let timer: NodeJS.Timeout | undefined;
+      const closed = await Promise.race([
+        app.close().then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), APP_CLOSE_TIMEOUT_MS))),
+      ]).finally(() => clearTimeout(timer));
+      if (!closed) logger.warn({ timeoutMs: APP_CLOSE_TIMEOUT_MS }, "the application did not close in time, stopping without it");
       logger.info("frontdesk stopped");
     },
   };
@@ -106,6 +122,8 @@ export interface ServeCommandDeps {
   waitForStop?: () => Promise<string>;
   /** Defaults to pino JSON on stdout at config.logLevel. */
   logger?: (config: Config) => Logger;
+  /** Called once the server listens (tests and embedders learn the port this way). */
+  onListening?: (running: RunningServe) => void;
 }
 
 function firstSignal(): Promise<string> {
@@ -146,6 +164,7 @@ export async function serveCommand(argv: string[], io: CommandIo, deps: ServeCom
     // Fail fast before importing the application (and its corpus) for a refused bind.
     assertBindAllowed(config);
     running = await runServe(config, logger, await deps.createApp());
+    deps.onListening?.(running);
   } catch (err) {
     if (err instanceof ConfigError) {
       io.stderr.write(`frontdesk serve: ${oneLine(err.message)}\n`);

@@ -122,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           : null,
       turnTimeoutMs: e.FRONTDESK_TURN_TIMEOUT_MS,
       shutdownGraceMs: e.FRONTDESK_SHUTDOWN_GRACE_MS,
+      idleTimeoutMs: e.FRONTDESK_IDLE_TIMEOUT_MS,
     },
     auth: { apiKeys: parseApiKeys(e.FRONTDESK_API_KEYS), defaultTenant: e.FRONTDESK_DEFAULT_TENANT },
     limits: {

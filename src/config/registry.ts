@@ -58,7 +58,15 @@ const SERVICE = {
   FRONTDESK_TLS_CERT: { schema: z.string().min(1).optional(), description: "PEM certificate file; serve TLS instead of h2c (set together with `FRONTDESK_TLS_KEY`)" },
   FRONTDESK_TLS_KEY: { schema: z.string().min(1).optional(), description: "PEM private key file of `FRONTDESK_TLS_CERT`" },
   FRONTDESK_TURN_TIMEOUT_MS: { schema: int(100, 600_000).default(30_000), description: "server-side deadline of one turn" },
-  FRONTDESK_SHUTDOWN_GRACE_MS: { schema: int(0, 120_000).default(5_000), description: "time running turns get on shutdown" },
+  FRONTDESK_SHUTDOWN_GRACE_MS: {
+    schema: int(0, 120_000).default(5_000),
+    description: "time running turns get on shutdown; then they are aborted (`UNAVAILABLE`) and the process exits, even if a model call ignores its abort",
+  },
+  FRONTDESK_IDLE_TIMEOUT_MS: {
+    schema: int(100, 86_400_000).default(120_000),
+    description:
+      "a connection with no running call is closed after this long (pings do not count); a request whose body stalls this long is cut; a busy connection is pinged this often and closed if the peer does not answer",
+  },
 
   // Limits of a request and of a thread's state
   FRONTDESK_MAX_TEXT_CHARS: { schema: int(1, 100_000).default(4_000), description: "longest user message" },

@@ -74,6 +74,13 @@ export interface Config {
     tls: { certFile: string; keyFile: string } | null;
     turnTimeoutMs: number;
     shutdownGraceMs: number;
+    /**
+     * 2 minutes by default: longer than the idle timeouts of the proxies usually in front (60 s
+     * for an AWS ALB, 75 s for nginx), so a proxy closes its idle upstream connections before the
+     * server does and never races a GOAWAY; short enough that thousands of abandoned connections
+     * are reclaimed within minutes.
+     */
+    idleTimeoutMs: number;
   };
   auth: {
     /** Empty: one default tenant, loopback only. */

@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
 import http2 from "node:http2";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
 import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import { DocumentService } from "../../gen/frontdesk/v1/document_service_pb.js";
@@ -13,9 +12,11 @@ import { ServerReflection as ReflectionV1Alpha } from "../../gen/grpc/reflection
 import type { TurnService } from "../service/types.js";
 import type { DocumentIndex, DocumentRules } from "../retrieval/index.js";
 import { ConfigError, isLoopbackHost, type Config } from "../config/config.js";
+import { createNodeHandler } from "./adapter.js";
 import { createTenantResolver } from "./auth.js";
 import { withSpecGrpcMessage } from "./grpc-message.js";
 import { createHealthRoutes, createHealthState, type HealthState } from "./health.js";
+import { MAX_OUTSTANDING_PINGS, trackConnections } from "./connections.js";
 import { createReflectionIndex, createReflectionRoutes } from "./reflection.js";
 import { createDocumentRoutes } from "./document-routes.js";
 import { createAgentRoutes } from "./routes.js";
@@ -98,48 +99,26 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
     createHealthRoutes(health)(router);
     createReflectionRoutes(reflection)(router);
   };
-  const handler = withSpecGrpcMessage(connectNodeAdapter({ routes, shutdownSignal: shutdown.signal, readMaxBytes: READ_MAX_BYTES }));
+  const handler = withSpecGrpcMessage(createNodeHandler({ routes, shutdownSignal: shutdown.signal, readMaxBytes: READ_MAX_BYTES, logger }));
 
   const tls = config.server.tls;
+  const { idleTimeoutMs } = config.server;
+  const http2Options = { maxOutstandingPings: MAX_OUTSTANDING_PINGS };
   const server = tls
     ? // HTTP/1.1 stays allowed over TLS for Connect and gRPC-Web callers (browsers, plain curl).
       http2.createSecureServer(
-        { cert: readPem(tls.certFile, "FRONTDESK_TLS_CERT"), key: readPem(tls.keyFile, "FRONTDESK_TLS_KEY"), allowHTTP1: true },
+        {
+          ...http2Options,
+          cert: readPem(tls.certFile, "FRONTDESK_TLS_CERT"),
+          key: readPem(tls.keyFile, "FRONTDESK_TLS_KEY"),
+          allowHTTP1: true,
+          // A TLS handshake that has not finished is a slow connection too.
+          handshakeTimeout: idleTimeoutMs,
+        },
         handler,
       )
-    : http2.createServer(handler);
-
-  // server.close() waits for open HTTP/2 sessions forever: track them to end them on shutdown.
-  const sessions = new Set<http2.ServerHttp2Session>();
-  let onSessionsDrained: (() => void) | null = null;
-  // A destroyed session ends its socket gracefully, which waits for the peer to end its side too;
-  // a client that keeps the connection open would hold server.close() forever. Keep the sockets
-  // to cut them off after the grace period.
-  const sockets = new Set<Socket>();
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
-  server.on("session", (session: http2.ServerHttp2Session) => {
-    sessions.add(session);
-    session.on("error", (err: Error) => logger.debug({ err }, "http2 session error"));
-    session.once("close", () => {
-      sessions.delete(session);
-      if (sessions.size === 0) onSessionsDrained?.();
-    });
-  });
-
-  const drained = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      if (sessions.size === 0) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        onSessionsDrained = null;
-        resolve();
-      }
-      onSessionsDrained = done;
-    });
+    : http2.createServer(http2Options, handler);
+  const connections = trackConnections(server, { idleTimeoutMs, logger });
 
   let closing: Promise<void> | null = null;
 
@@ -170,16 +149,16 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
         draining.abort();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         // GOAWAY: no new streams on existing connections; running calls may finish.
-        for (const session of sessions) session.close();
-        await drained(config.server.shutdownGraceMs);
-        if (sessions.size > 0) {
-          logger.warn({ sessions: sessions.size }, "grace period over, cancelling running calls");
+        connections.goAway();
+        await connections.drained(config.server.shutdownGraceMs);
+        if (connections.sessions > 0) {
+          logger.warn({ sessions: connections.sessions }, "grace period over, cancelling running calls");
           shutdown.abort(new ConnectError("server is shutting down", Code.Unavailable));
           // A moment for handlers to send their UNAVAILABLE before the connections are cut.
-          await drained(250);
-          for (const session of sessions) session.destroy();
-          for (const socket of sockets) socket.destroy();
+          await connections.drained(250);
         }
+        // Sockets without a session (HTTP/1.1 over TLS, a handshake in progress) would hold server.close().
+        connections.destroy();
         await closed;
       })();
       return closing;

@@ -6,7 +6,7 @@ import type {
 } from "../../gen/frontdesk/v1/document_service_pb.js";
 import type { Config } from "../config/config.js";
 import { checkDocumentSize, documentFromFields, parseChunkId, type DocumentRules, type ListOptions, type SourceDocument } from "../retrieval/index.js";
-import type { Validation } from "./validate.js";
+import { controlCharacterProblem, isBlankText, type Validation } from "./validate.js";
 
 /** The limits DocumentService validation reads; a slice of Config so tests can pass literals. */
 export type DocumentLimits = Pick<Config["limits"], "maxIdChars"> & Pick<Config["ingest"], "maxUpsertDocuments" | "listPageSize" | "maxSourceChars">;
@@ -47,6 +47,10 @@ export function validateUpsertDocuments(
   for (const [i, wire] of req.documents.entries()) {
     const at = (field: string) => `documents[${i}].${field}`;
     if (wire.source.length > limits.maxSourceChars) return invalid(at("source"), `must be at most ${limits.maxSourceChars} characters`);
+    // Titles are shown to customers as citations and clarify options; same rules as a message's text.
+    const titleControl = controlCharacterProblem(wire.title);
+    if (titleControl !== null) return invalid(at("title"), titleControl);
+    if (wire.title.trim() !== "" && isBlankText(wire.title)) return invalid(at("title"), "must not be blank");
     const fields: Record<string, string> = { id: wire.id, title: wire.title, product: wire.product, domain: wire.domain, lang: wire.lang, body: wire.body };
     const parsed = documentFromFields((field) => fields[field], {
       source: wire.source === "" ? `documents[${i}]` : wire.source,

@@ -20,12 +20,46 @@ export type Validation<T> =
 const ID_CHARS = /^[A-Za-z0-9._:-]+$/u;
 const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/u;
 
+/*
+ * C0 and C1 control characters (Unicode Cc) other than newline and tab. In a message they are
+ * terminal escapes, NULs and other bytes no person typed; in an id or a title they end up in
+ * storage keys, logs and the agent console. Carriage returns are refused too: a client sends
+ * lines ending in "\n".
+ */
+const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/u;
+/*
+ * What a blank check looks through: every control character, and the zero-width characters that
+ * render as nothing (ZWSP, ZWNJ, ZWJ, word joiner, BOM). A ZWNJ between Persian letters is part of
+ * a word and stays in the text; only a text of nothing else is blank.
+ */
+const INVISIBLE = /[\p{Cc}\u200B\u200C\u200D\u2060\uFEFF]/gu;
+
+/** `must not contain control characters (U+001B at character 4)` for the first one, or null. */
+export function controlCharacterProblem(value: string): string | null {
+  let position = 0;
+  for (const char of value) {
+    position++;
+    if (FORBIDDEN_CONTROL.test(char)) {
+      const code = (char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+      return `must not contain control characters (U+${code} at character ${position})`;
+    }
+  }
+  return null;
+}
+
+/** True when nothing but whitespace is left once control and zero-width characters are removed. */
+export function isBlankText(value: string): boolean {
+  return value.replace(INVISIBLE, "").trim() === "";
+}
+
 function invalid(field: string, problem: string): { kind: "invalid"; field: string; message: string } {
   return { kind: "invalid", field, message: `${field}: ${problem}` };
 }
 
 function checkId(field: string, value: string, max: number, required: boolean): Validation<never> | null {
   if (value === "" && !required) return null;
+  const control = controlCharacterProblem(value);
+  if (control !== null) return invalid(field, control);
   if (value.length < 1 || value.length > max || !ID_CHARS.test(value)) {
     const range = required ? `1-${max}` : `at most ${max}`;
     return invalid(field, `must be ${range} characters of [A-Za-z0-9._:-]`);
@@ -47,7 +81,9 @@ export function validateTurnRequest(req: TurnRequest, limits: ValidationLimits):
   if (idProblem !== null) return idProblem;
 
   if (req.text === "") return invalid("text", "required");
-  if (req.text.trim() === "") return invalid("text", "must not be blank");
+  if (isBlankText(req.text)) return invalid("text", "must not be blank");
+  const control = controlCharacterProblem(req.text);
+  if (control !== null) return invalid("text", control);
   // Code points, not UTF-16 units: a Persian or emoji-heavy message must not be cut short.
   const chars = [...req.text].length;
   if (chars > limits.maxTextChars) {

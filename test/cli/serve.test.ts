@@ -7,7 +7,7 @@ import { pino } from "pino";
 import { describe, expect, test } from "vitest";
 import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import { main } from "../../src/cli/main.js";
-import { oneLine, serveCommand, serveEnv, type CreateAppFn, type ServeApp } from "../../src/cli/serve.js";
+import { APP_CLOSE_TIMEOUT_MS, oneLine, serveCommand, serveEnv, type CreateAppFn, type ServeApp } from "../../src/cli/serve.js";
 import type { CommandIo } from "../../src/cli/chat.js";
 import { PACKAGE_ROOT, type Config } from "../../src/config/config.js";
 import { FakeTurnService, waitFor } from "../server/helpers.js";
@@ -172,4 +172,26 @@ describe("frontdesk serve", () => {
       "frontdesk serve: refusing to listen on 0.0.0.0 without API keys: set FRONTDESK_API_KEYS, bind to 127.0.0.1, or set FRONTDESK_ALLOW_PUBLIC_BIND=true\n",
     );
   }, 20_000);
+});
+
+describe("shutdown always ends", () => {
+  test("an application whose close() never returns does not hold the stop: serve returns after APP_CLOSE_TIMEOUT_MS, saying so", async () => {
+    const { createApp } = fakeApp();
+    const stuck: CreateAppFn = async (config, logger) => ({ ...(await createApp(config, logger)), close: () => new Promise<void>(() => undefined) });
+    const log = capture();
+    const { io: cmdIo } = io({ FRONTDESK_PORT: "0", FRONTDESK_LOG_LEVEL: "info" });
+    let stop: (signal: string) => void = () => undefined;
+    const exit = serveCommand([], cmdIo, {
+      createApp: async () => stuck,
+      waitForStop: () => new Promise((resolve) => (stop = resolve)),
+      logger: (config) => pino({ level: config.logLevel }, log.stream),
+    });
+    await waitFor(() => log.text().includes("frontdesk listening"));
+    const stopping = Date.now();
+    stop("SIGTERM");
+    expect(await exit).toBe(0);
+    expect(Date.now() - stopping).toBeGreaterThanOrEqual(APP_CLOSE_TIMEOUT_MS - 50);
+    expect(Date.now() - stopping).toBeLessThan(APP_CLOSE_TIMEOUT_MS + 2_000);
+    expect(log.text()).toContain("the application did not close in time, stopping without it");
+  }, 15_000);
 });

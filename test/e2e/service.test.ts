@@ -10,7 +10,11 @@ import { ThreadClosedSchema, ThreadStatus } from "../../gen/frontdesk/v1/thread_
 import { AnswerKind, EscalationReason, Phase, TurnRequestSchema } from "../../gen/frontdesk/v1/turn_pb.js";
 import { createOfflineModelProvider } from "../../src/models/offline/index.js";
 import type { ModelProvider } from "../../src/models/provider.js";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import { loadService, metadata, serverStream, unary } from "../support/grpc-js.js";
+import { startTcpProxy } from "../support/tcp-proxy.js";
 import { startRealServer, type RealServer } from "./support.js";
 
 const turn = (threadId: string, text: string, extra: Record<string, string> = {}) => create(TurnRequestSchema, { threadId, userId: "u-1", text, ...extra });
@@ -198,6 +202,36 @@ describe("cancellation and deadlines", () => {
       const missing = await server.client.getThread({ threadId: "e2e-deadline" }).catch((e: unknown) => e);
       expect((missing as ConnectError).code).toBe(Code.NotFound);
     } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("a client deadline that fires after the turn committed", () => {
+  it("the caller sees DEADLINE_EXCEEDED, the thread has the turn, and a retry with the same request_id returns it without running it again", async () => {
+    const server = await startRealServer();
+    // The server's answer crosses a slow link: it commits in time, the answer arrives too late.
+    const proxy = await startTcpProxy(server.port);
+    const client = createClient(AgentService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${proxy.port}` }));
+    try {
+      // One turn first, so the connection is up and the graph warm before the link turns slow.
+      await client.turn(turn("e2e-late-warm", "What is the minimum deductible for motor body insurance?"));
+      proxy.mode = { serverDelayMs: 3_000 };
+      const request = turn("e2e-late", "What is the minimum deductible for motor body insurance?", { requestId: "r-late" });
+      const error = await client.turn(request, { timeoutMs: 1_500 }).catch((e: unknown) => ConnectError.from(e));
+      expect((error as ConnectError).code).toBe(Code.DeadlineExceeded);
+
+      proxy.mode = "pass";
+      const thread = (await server.client.getThread({ threadId: "e2e-late" })).thread!;
+      expect(thread.turnCount).toBe(1);
+      expect(thread.recentTurns[0]?.requestId).toBe("r-late");
+      const retried = (await server.client.turn(request)).result!;
+      expect(retried.turnId).toBe(thread.recentTurns[0]?.turnId);
+      expect(retried.outcome.case).toBe("answer");
+      // Replayed, not run again: still one turn.
+      expect((await server.client.getThread({ threadId: "e2e-late" })).thread?.turnCount).toBe(1);
+    } finally {
+      await proxy.close();
       await server.close();
     }
   });

@@ -46,6 +46,21 @@ describe("validateTurnRequest", () => {
     expect(check({ domain: "pets" }).kind).toBe("valid");
   });
 
+  test("control characters other than newline and tab are refused, naming the first one; blank looks through invisible characters", () => {
+    const check = (patch: Record<string, string>) => validateTurnRequest(create(TurnRequestSchema, { ...good, ...patch }), limits, domains);
+    expect(check({ text: "a\u0000b" })).toEqual({ kind: "invalid", field: "text", message: "text: must not contain control characters (U+0000 at character 2)" });
+    expect(check({ text: "😀\u007f" })).toEqual({ kind: "invalid", field: "text", message: "text: must not contain control characters (U+007F at character 2)" });
+    expect(check({ text: "a\u009fb" })).toMatchObject({ field: "text", message: "text: must not contain control characters (U+009F at character 2)" });
+    expect(check({ threadId: "t\u001b" })).toMatchObject({ field: "thread_id", message: "thread_id: must not contain control characters (U+001B at character 2)" });
+    expect(check({ requestId: "\u0085" })).toMatchObject({ field: "request_id", message: "request_id: must not contain control characters (U+0085 at character 1)" });
+    for (const blank of ["\u200B", "\u200C\u200D", "\u2060 \uFEFF", "\u0007\u200B", " \n\t\u00A0"]) {
+      expect(check({ text: blank })).toEqual({ kind: "invalid", field: "text", message: "text: must not be blank" });
+    }
+    expect(check({ text: "a\n\tb" }).kind).toBe("valid");
+    // ZWNJ joins the parts of a Persian word: "می‌خوام" is text.
+    expect(check({ text: "می‌خوام" }).kind).toBe("valid");
+  });
+
   test("GetThreadRequest", () => {
     expect(validateGetThreadRequest({ $typeName: "frontdesk.v1.GetThreadRequest", threadId: "t-1" }, limits)).toEqual({ kind: "valid", input: { threadId: "t-1" } });
     expect(validateGetThreadRequest({ $typeName: "frontdesk.v1.GetThreadRequest", threadId: "t/1" }, limits)).toMatchObject({ kind: "invalid", field: "thread_id" });
