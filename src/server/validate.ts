@@ -23,8 +23,9 @@ const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/u;
 /*
  * C0 and C1 control characters (Unicode Cc) other than newline and tab. In a message they are
  * terminal escapes, NULs and other bytes no person typed; in an id or a title they end up in
- * storage keys, logs and the agent console. Carriage returns are refused too: a client sends
- * lines ending in "\n".
+ * storage keys, logs and the agent console. A message's carriage returns are line ends a person
+ * typed on a client that writes "\r\n"; they are read as "\n" (see normalizeLineEnds), so only ids
+ * and titles refuse them.
  */
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/u;
 /*
@@ -45,6 +46,11 @@ export function controlCharacterProblem(value: string): string | null {
     }
   }
   return null;
+}
+
+/** "\r\n" and a lone "\r" become "\n": the line ends of every client mean the same to the agent. */
+export function normalizeLineEnds(value: string): string {
+  return value.replace(/\r\n?/gu, "\n");
 }
 
 /** True when nothing but whitespace is left once control and zero-width characters are removed. */
@@ -81,11 +87,12 @@ export function validateTurnRequest(req: TurnRequest, limits: ValidationLimits):
   if (idProblem !== null) return idProblem;
 
   if (req.text === "") return invalid("text", "required");
-  if (isBlankText(req.text)) return invalid("text", "must not be blank");
-  const control = controlCharacterProblem(req.text);
+  const text = normalizeLineEnds(req.text);
+  if (isBlankText(text)) return invalid("text", "must not be blank");
+  const control = controlCharacterProblem(text);
   if (control !== null) return invalid("text", control);
   // Code points, not UTF-16 units: a Persian or emoji-heavy message must not be cut short.
-  const chars = [...req.text].length;
+  const chars = [...text].length;
   if (chars > limits.maxTextChars) {
     return invalid("text", `must be at most ${limits.maxTextChars} characters (got ${chars})`);
   }
@@ -103,7 +110,7 @@ export function validateTurnRequest(req: TurnRequest, limits: ValidationLimits):
   const input: Omit<TurnInput, "tenantId"> = {
     threadId: req.threadId,
     userId: req.userId,
-    text: req.text,
+    text,
     requestId: req.requestId,
   };
   if (req.locale !== "") input.locale = req.locale;

@@ -47,7 +47,7 @@ describe("validateTurnRequest", () => {
   });
 
   test("control characters other than newline and tab are refused, naming the first one; blank looks through invisible characters", () => {
-    const check = (patch: Record<string, string>) => validateTurnRequest(create(TurnRequestSchema, { ...good, ...patch }), limits, domains);
+    const check = (patch: Record<string, string>) => validateTurnRequest(create(TurnRequestSchema, { ...good, ...patch }), limits);
     expect(check({ text: "a\u0000b" })).toEqual({ kind: "invalid", field: "text", message: "text: must not contain control characters (U+0000 at character 2)" });
     expect(check({ text: "😀\u007f" })).toEqual({ kind: "invalid", field: "text", message: "text: must not contain control characters (U+007F at character 2)" });
     expect(check({ text: "a\u009fb" })).toMatchObject({ field: "text", message: "text: must not contain control characters (U+009F at character 2)" });
@@ -57,6 +57,10 @@ describe("validateTurnRequest", () => {
       expect(check({ text: blank })).toEqual({ kind: "invalid", field: "text", message: "text: must not be blank" });
     }
     expect(check({ text: "a\n\tb" }).kind).toBe("valid");
+    // A message's carriage returns are line ends: read as "\n", never refused; an id's are refused.
+    expect(check({ text: "a\r\nb\rc" })).toMatchObject({ kind: "valid", input: { text: "a\nb\nc" } });
+    expect(check({ text: "\r\n\r" })).toEqual({ kind: "invalid", field: "text", message: "text: must not be blank" });
+    expect(check({ threadId: "t\r" })).toMatchObject({ field: "thread_id", message: "thread_id: must not contain control characters (U+000D at character 2)" });
     // ZWNJ joins the parts of a Persian word: "می‌خوام" is text.
     expect(check({ text: "می‌خوام" }).kind).toBe("valid");
   });
