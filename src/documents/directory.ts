@@ -16,6 +16,8 @@ export interface LoadDocumentOptions {
 export interface LoadedDocument {
   document: ParsedDocument;
   warnings: DocumentWarning[];
+  /** The document as Markdown (see ParseDocumentResult): what a document store keeps. */
+  markdown: string;
 }
 
 export interface LoadedDocuments {
@@ -87,7 +89,7 @@ export async function loadDocumentDir(dir: string, options: LoadDocumentOptions 
       continue;
     }
     firstSeen.set(id, path);
-    documents.push({ document: parsed.document, warnings: parsed.warnings });
+    documents.push({ document: parsed.document, warnings: parsed.warnings, markdown: parsed.markdown });
   }
   problems.sort((a, b) => compare(key(a.source), key(b.source)));
   return { documents, problems };
