@@ -121,7 +121,7 @@ async function writesPerTurnAsync(db: TestDatabase, questions: string[], turns: 
   const cfg = config({});
   const bundle = loadBundle(cfg.bundleDir);
   const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder(), candidates: cfg.retrieval.candidates, rrfK: cfg.retrieval.rrfK, contextWindow: cfg.retrieval.contextWindow });
-  await retriever.add((await loadCorpusDir(cfg.retrieval.corpusDir, { tenantId: "default", domains: bundle.domains })).documents);
+  await retriever.add((await loadCorpusDir(cfg.retrieval.corpusDir, { tenantId: "default" })).documents);
   const pool = new pg.Pool({ connectionString: db.url, max: 4 });
   const saver = new PostgresSaver(pool);
   let id = 0;

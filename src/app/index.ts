@@ -59,7 +59,6 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   const retrieval = await createRetrievalBackend(config, {
     logger,
     tenants,
-    domains: bundle.domains,
     openDatabase: () => openLocalDatabase(config.persistence.dataDir),
     ...(overrides.extraCorpusDirs === undefined ? {} : { extraCorpusDirs: overrides.extraCorpusDirs }),
   });

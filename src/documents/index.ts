@@ -3,7 +3,7 @@
  * and turning blocks into citable units with stable ids. A leaf module: it imports only
  * src/text; retrieval (chunking, the corpus loader, ingestion) and the API build on it.
  */
-export { loadDocumentDir, loadDocumentFile } from "./directory.js";
+export { listDocumentFiles, loadDocumentDir, loadDocumentFile } from "./directory.js";
 export type { LoadDocumentOptions, LoadedDocument, LoadedDocuments } from "./directory.js";
 export { DEFAULT_LIMITS, EXTENSIONS, markdownBlocks, mediaTypeOf, parseDocumentBytes } from "./load.js";
 export type { DocumentLimits, ParseDocumentOptions, ParseDocumentResult } from "./load.js";

@@ -87,7 +87,14 @@ const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/u;
 
 export function resolveMetadata(sources: MetadataSources): MetadataResult {
   const pick = (field: MetadataField): string => {
-    const value = nonEmpty(sources.overrides?.[field]) ?? sources.embedded[field] ?? sources.sidecar[field] ?? sources.defaults[field] ?? (field === "title" ? sources.titleHint : null) ?? "";
+    // An empty value (`lang:` with nothing after it) says nothing: the next source is asked.
+    const value =
+      nonEmpty(sources.overrides?.[field]) ??
+      nonEmpty(sources.embedded[field]) ??
+      nonEmpty(sources.sidecar[field]) ??
+      nonEmpty(sources.defaults[field]) ??
+      (field === "title" ? sources.titleHint : null) ??
+      "";
     return collapse(value);
   };
   const values = Object.fromEntries(METADATA_FIELDS.map((field) => [field, pick(field)])) as Record<MetadataField, string>;

@@ -61,13 +61,15 @@ function renderTable(table: TableBlock): string[] {
 }
 
 function htmlTable(table: TableBlock): string {
+  // Spaces between cells and a line per row: the markup never makes a long unbroken run (which
+  // ingestion would refuse), and an HTML block ends only at a blank line.
   const cells = (row: readonly string[], head: boolean): string =>
-    row.map((text, column) => (head || column === table.rowHeaderColumn ? `<th>${escapeHtml(text)}</th>` : `<td>${escapeHtml(text)}</td>`)).join("");
-  const caption = table.caption === null ? "" : `<caption>${escapeHtml(table.caption)}</caption>`;
-  const body = table.rows.map((row) => `<tr>${cells(row, false)}</tr>`).join("");
+    row.map((text, column) => (head || column === table.rowHeaderColumn ? `<th>${escapeHtml(text)}</th>` : `<td>${escapeHtml(text)}</td>`)).join(" ");
+  const caption = table.caption === null ? [] : [`<caption>${escapeHtml(table.caption)}</caption>`];
+  const body = table.rows.map((row) => `<tr> ${cells(row, false)} </tr>`);
   // The header row is always written (empty cells included): without a <thead> the HTML path
   // would guess whether the first body row is a header.
-  return `<table>${caption}<thead><tr>${cells(table.headers, true)}</tr></thead><tbody>${body}</tbody></table>`;
+  return ["<table>", ...caption, `<thead> <tr> ${cells(table.headers, true)} </tr> </thead>`, "<tbody>", ...body, "</tbody>", "</table>"].join("\n");
 }
 
 function headingsBetween(from: readonly string[], to: readonly string[], offset: number): string[] {

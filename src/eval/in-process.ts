@@ -79,7 +79,7 @@ export async function createInProcessTarget(options: InProcessTargetOptions): Pr
   const tenantId = app.tenants[0]!;
   const fixtures = new Set<string>();
   for (const dir of extraCorpusDirs) {
-    for (const document of (await loadCorpusDir(dir, { tenantId, domains: app.domains })).documents) fixtures.add(document.id);
+    for (const document of (await loadCorpusDir(dir, { tenantId })).documents) fixtures.add(document.id);
   }
 
   async function threadState(threadId: string): Promise<Partial<AgentStateValue> | null> {

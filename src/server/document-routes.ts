@@ -16,10 +16,17 @@ export interface DocumentRoutesOptions {
   rules: DocumentRules;
   config: Config;
   logger: Logger;
-  /** Configured document domains: a document or filter naming another is INVALID_ARGUMENT. */
-  domains: readonly string[];
   /** Defaults to one built from config.auth. */
   tenants?: TenantResolver;
+}
+
+/**
+ * The largest DocumentService request the server reads: one file of FRONTDESK_MAX_FILE_BYTES in
+ * `content`, plus 1 MiB for its other fields and other, Markdown, documents of the call. A larger
+ * request is RESOURCE_EXHAUSTED before it is parsed.
+ */
+export function documentReadMaxBytes(config: Config): number {
+  return config.ingest.maxFileBytes + 1024 * 1024;
 }
 
 function accept<T>(v: Validation<T>): T {
@@ -29,7 +36,7 @@ function accept<T>(v: Validation<T>): T {
 
 /** DocumentService: tenant-scoped document management, authenticated like AgentService. */
 export function createDocumentRoutes(options: DocumentRoutesOptions): (router: ConnectRouter) => void {
-  const { documents, rules, config, logger, domains } = options;
+  const { documents, rules, config, logger } = options;
   const tenants = options.tenants ?? createTenantResolver(config.auth);
   const limits: DocumentLimits = {
     maxIdChars: config.limits.maxIdChars,
@@ -43,10 +50,17 @@ export function createDocumentRoutes(options: DocumentRoutesOptions): (router: C
   const impl: ServiceImpl<typeof DocumentService> = {
     async upsertDocuments(req, ctx) {
       const tenantId = requireTenant(ctx);
-      const input = accept(validateUpsertDocuments(req, tenantId, limits, domains, rules));
+      const input = accept(await validateUpsertDocuments(req, tenantId, limits, rules));
       try {
-        const outcomes = await documents.upsert(input, ctx.signal);
-        return { results: outcomes.map((o) => create(UpsertResultSchema, { documentId: o.documentId, status: upsertStatusToWire(o.status), chunkCount: o.chunkCount })) };
+        const outcomes = await documents.upsert(
+          input.map((item) => item.document),
+          ctx.signal,
+        );
+        return {
+          results: outcomes.map((o, i) =>
+            create(UpsertResultSchema, { documentId: o.documentId, status: upsertStatusToWire(o.status), chunkCount: o.chunkCount, warnings: input[i]?.warnings ?? [] }),
+          ),
+        };
       } catch (err) {
         throw fail(err, ctx);
       }
@@ -77,7 +91,7 @@ export function createDocumentRoutes(options: DocumentRoutesOptions): (router: C
 
     async listDocuments(req, ctx) {
       const tenantId = requireTenant(ctx);
-      const listOptions = accept(validateListDocuments(req, limits, domains));
+      const listOptions = accept(validateListDocuments(req, limits));
       try {
         const page = await documents.listDocuments(tenantId, listOptions, ctx.signal);
         return { documents: page.documents.map(documentInfoToWire), nextPageToken: page.nextPageToken };
@@ -101,6 +115,6 @@ export function createDocumentRoutes(options: DocumentRoutesOptions): (router: C
   };
 
   return (router) => {
-    router.service(DocumentService, impl, { interceptors: [createAuthInterceptor(tenants)] });
+    router.service(DocumentService, impl, { interceptors: [createAuthInterceptor(tenants)], readMaxBytes: documentReadMaxBytes(config) });
   };
 }

@@ -48,7 +48,8 @@ export interface FrontdeskServer {
 const SERVICES: readonly DescService[] = [AgentService, Health, ReflectionV1, ReflectionV1Alpha];
 const SERVICES_WITH_DOCUMENTS: readonly DescService[] = [AgentService, DocumentService, Health, ReflectionV1, ReflectionV1Alpha];
 
-// Requests are small (text is capped at a few thousand characters); refuse huge frames unparsed.
+// AgentService requests are small (text is capped at a few thousand characters): refuse huge
+// frames unparsed. DocumentService raises its own limit to carry one file (document-routes.ts).
 const READ_MAX_BYTES = 1024 * 1024;
 
 /**
@@ -94,7 +95,7 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
   const documentRoutes =
     documents === undefined
       ? undefined
-      : createDocumentRoutes({ documents: documents.index, rules: documents.rules, config, logger, tenants, domains: options.domains });
+      : createDocumentRoutes({ documents: documents.index, rules: documents.rules, config, logger, tenants });
   const routes = (router: ConnectRouter) => {
     agentRoutes(router);
     documentRoutes?.(router);
