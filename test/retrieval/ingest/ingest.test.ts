@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, mkdir, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -234,3 +234,46 @@ describe("ingestDocuments", () => {
     expect((error as IngestInterruptedError).report.added).toBe(1);
   });
 });
+
+describe("bad input, end to end (read, check, index)", () => {
+  let dir = "";
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "ingest-bad-"));
+    const meta = (id: string) => JSON.stringify({ metadataAttributes: { id, title: id, product: "travel", domain: "travel", lang: "en" } });
+    for (const name of ["ragged-table.md", "merged-cells.html", "scanned.pdf", "images-only.docx", "mixed-scan.pdf"]) {
+      await copyFile(join(DOCUMENT_FIXTURES, name), join(dir, name));
+      await writeFile(join(dir, `${name}.metadata.json`), meta(name.replace(/\.[a-z]+$/u, "").replace(/[^a-z0-9]+/gu, "-")));
+    }
+    // 50 MB of a "PDF": refused by its size, never read.
+    await writeFile(join(dir, "huge.pdf"), "%PDF-1.7\n");
+    await truncate(join(dir, "huge.pdf"), 50 * 1024 * 1024);
+    await writeFile(join(dir, "huge.pdf.metadata.json"), meta("huge"));
+    // 5,000 rows: kept up to the row limit, with a warning.
+    const rows = Array.from({ length: 5_000 }, (_, i) => `| Plan ${i} | ${i} |`).join("\n");
+    await writeFile(join(dir, "long-table.md"), `---\nid: long-table\ntitle: Prices\nproduct: travel\ndomain: travel\nlang: en\n---\n## Prices\n\n| Plan | Price |\n| --- | --- |\n${rows}\n`);
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("gives a clear problem per file or a bounded, working index: never a crash, never an empty document", async () => {
+    const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder({ dimension: 64 }) });
+    const index = createLocalDocumentIndex({ retriever, store: createMemoryDocumentStore() });
+    const limits = { maxFileBytes: 20 * 1024 * 1024, maxTableRows: 1_000, maxIdChars: 128 };
+    const big: DocumentRules = { chunker: createChunker({ maxTableRows: 1_000 }), maxChunkChars: 1_500, maxDocumentChars: 200_000, maxFileBytes: limits.maxFileBytes, maxIdChars: 128 };
+    const report = await ingestDocuments(readDocuments(dir, { tenantId: "acme", limits }), { index, rules: big, batchDocuments: 10 });
+    expect(report.failed.map((p) => [p.source.slice(dir.length + 1), p.reason])).toEqual([
+      ["huge.pdf", `file too large: ${50 * 1024 * 1024} bytes (limit ${20 * 1024 * 1024} bytes)`],
+      ["images-only.docx", "no text found (images only? 1 image(s))"],
+      ["scanned.pdf", "no text layer (scanned PDF?)"],
+    ]);
+    expect(report.added).toBe(4);
+    const warnings = report.warnings.map((w) => `${w.source.slice(dir.length + 1)}: ${w.code}`);
+    expect(warnings).toEqual(expect.arrayContaining(["long-table.md: table-truncated", "merged-cells.html: merged-cells", "mixed-scan.pdf: page-without-text", "ragged-table.md: ragged-row"]));
+    const long = (await index.listDocuments("acme", { pageSize: 10 })).documents.find((d) => d.id === "long-table");
+    expect(long?.chunkCount).toBe(1_000);
+    // A row of it is retrievable alone, and brings the nearest rows of its table (40 by default).
+    const { hits } = await retriever.retrieve({ query: "Plan 500", tenantId: "acme", documentIds: ["long-table"], topK: 1 });
+    expect(hits[0]?.chunk.text).toBe("Prices — Plan 500 — Price: 500");
+    expect(hits[0]?.neighbors).toHaveLength(40);
+  });
+});
+
