@@ -99,7 +99,7 @@ function fileOptions(options: FileOptions): { defaults?: Fields; limits?: Partia
 function fromParsed(parsed: ParseDocumentResult, source: string, tenantId: string): ParseResult {
   if (parsed.kind === "invalid") return { kind: "invalid", source, reason: parsed.reason, ...(parsed.field === undefined ? {} : { field: parsed.field }) };
   const { id, title, product, domain, lang } = parsed.document.metadata;
-  return { kind: "ok", document: { id, title, product, domain, lang, body: parsed.markdown, tenantId, source }, warnings: parsed.warnings };
+  return { kind: "ok", document: { id, title, product, domain, lang, body: parsed.markdown.trim(), tenantId, source }, warnings: parsed.warnings };
 }
 
 export interface LoadCorpusOptions extends FileOptions {}
@@ -127,7 +127,8 @@ export async function loadCorpusDir(dir: string, options: LoadCorpusOptions): Pr
   const warnings: CorpusWarning[] = [];
   for (const { document, markdown, warnings: found } of loaded.documents) {
     const { id, title, product, domain, lang, source } = document.metadata;
-    documents.push({ id, title, product, domain, lang, body: markdown, tenantId: options.tenantId, source });
+    // Trimmed as a JSONL or API body is: the same text gives the same content hash, whichever way it came.
+    documents.push({ id, title, product, domain, lang, body: markdown.trim(), tenantId: options.tenantId, source });
     for (const warning of found) warnings.push({ source, ...warning });
   }
   const problems = loaded.problems.map(({ source, reason, field }): CorpusProblem => ({ source, reason, ...(field === undefined ? {} : { field }) }));
