@@ -1,45 +1,60 @@
 import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
 import { configuredTenants } from "../app/index.js";
-import { loadBundle } from "../app/bundle.js";
 import { ConfigError, loadConfig, type Config } from "../config/config.js";
+import type { Fields } from "../documents/index.js";
 import { silentLogger } from "../domain/logger.js";
 import { openLocalDatabase } from "../persistence/sqlite/database.js";
+import { isLanguage } from "../text/language.js";
 import {
-  checkDocumentSize,
+  checkDocument,
   countDocuments,
   createIngestTarget,
   documentRules,
+  fileLimits,
   ingestDocuments,
   IngestInterruptedError,
   inputKind,
+  mergeWarnings,
   readDocuments,
   type CorpusProblem,
+  type CorpusWarning,
   type IngestProgress,
   type IngestReport,
   type IngestTarget,
+  type ReadOptions,
 } from "../retrieval/index.js";
 import type { CommandIo } from "./chat.js";
 import { oneLine } from "./serve.js";
 
 export const INGEST_HELP = `Usage: frontdesk ingest PATH [options]
 
-Ingest documents for one tenant: a folder of .md/.txt files with front matter (searched
-recursively, README files skipped), a JSONL file with one document per line
-({"id", "title", "product", "domain", "lang", "body"}), or a single file.
+Ingest documents for one tenant: a folder of document files (searched recursively, README files
+skipped), a JSONL file with one document per line ({"id", "title", "product", "domain", "lang",
+"body"}, body in Markdown), or a single file. Files are .md, .markdown, .txt, .html, .htm, .docx
+or .pdf; a file's metadata comes from its front matter (or HTML <meta name="frontdesk:*"> tags),
+else from a <file>.metadata.json sidecar ({"metadataAttributes": {"product": "travel", ...}},
+the Bedrock Knowledge Bases format), else from the flags below.
 
-Every bad document (no id, title or language, an unknown domain, not UTF-8, empty, a chunk over
-the size limit, a duplicate id) is reported with its path and the reason; the others are
-ingested. Re-ingesting an unchanged document does nothing; a changed one replaces its chunks.
+Every bad document (a missing field, an id, product or domain that is not a slug, not UTF-8, no
+text (a scanned PDF, a DOCX of images), a file over FRONTDESK_MAX_FILE_BYTES, a chunk over the
+size limit, a duplicate id) is reported with its path and the reason; the others are ingested.
+What was repaired (a ragged table row, a table cut at FRONTDESK_MAX_TABLE_ROWS) is reported as a
+warning. Re-ingesting an unchanged document does nothing; a changed one replaces its chunks.
 
 Where documents go: with Qdrant (QDRANT_URL), into the collection, served at once. With the
 embedded retriever, into the data directory (FRONTDESK_DATA_DIR), indexed by the server at its
 next start; to update a running server without a restart, use DocumentService instead.
 
 Options:
-  --tenant T   the tenant that owns the documents (default: the only configured tenant)
-  --dry-run    check every document and report problems, writing nothing
-  -h, --help   show this help
+  --tenant T    the tenant that owns the documents (default: the only configured tenant)
+  --title T     metadata for documents that do not say it themselves (front matter, sidecar)
+  --product P   (a slug)
+  --domain D    (a slug)
+  --lang L      (fa or en)
+  --id ID       the id, for a single file only (a slug)
+  --dry-run     check every document and report problems, writing nothing
+  -h, --help    show this help
 
 Exit status: 0 when every document was ingested, 1 when some failed or the vector store or
 embedder failed part-way, 2 for a usage or configuration error.
@@ -105,6 +120,27 @@ function problemLine(problem: CorpusProblem): string {
   return `frontdesk ingest: ${problem.source}: ${problem.reason}`;
 }
 
+function warningLine(warning: CorpusWarning): string {
+  return `frontdesk ingest: ${warning.source}: warning: ${warning.message}`;
+}
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/u;
+
+/** The metadata flags as defaults, each checked as the document rules would check it. */
+function metadataDefaults(values: Partial<Record<"id" | "title" | "product" | "domain" | "lang", string>>, kind: string): Fields {
+  if (values.id !== undefined && kind !== "file") throw new ConfigError("--id names one document: use it with a single file, not a folder or JSONL");
+  const defaults: Fields = {};
+  for (const field of ["id", "title", "product", "domain", "lang"] as const) {
+    const value = values[field]?.trim();
+    if (value === undefined) continue;
+    if (value === "") throw new ConfigError(`--${field} must not be empty`);
+    if (field !== "title" && field !== "lang" && !SLUG.test(value)) throw new ConfigError(`--${field} ${value}: expected a slug (lower-case letters, digits and single dashes)`);
+    if (field === "lang" && !isLanguage(value)) throw new ConfigError(`--lang ${value}: expected fa or en`);
+    defaults[field] = value;
+  }
+  return defaults;
+}
+
 function chooseTenant(config: Config, requested: string | undefined): string {
   const tenants = configuredTenants(config);
   if (requested === undefined) {
@@ -120,6 +156,11 @@ export async function ingestCommand(argv: string[], io: CommandIo): Promise<numb
     args: argv,
     options: {
       tenant: { type: "string" },
+      title: { type: "string" },
+      product: { type: "string" },
+      domain: { type: "string" },
+      lang: { type: "string" },
+      id: { type: "string" },
       "dry-run": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -138,16 +179,16 @@ export async function ingestCommand(argv: string[], io: CommandIo): Promise<numb
 
   let config: Config;
   let tenantId: string;
+  let readOptions: ReadOptions;
   try {
     config = loadConfig(io.env);
     tenantId = chooseTenant(config, values.tenant);
-    loadBundle(config.bundleDir);
-    await inputKind(path);
+    const defaults = metadataDefaults(values, await inputKind(path));
+    readOptions = { tenantId, defaults, limits: fileLimits(documentRules(config)), maxIdChars: config.limits.maxIdChars };
   } catch (err) {
     io.stderr.write(`frontdesk ingest: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
     return 2;
   }
-  const readOptions = { tenantId, maxIdChars: config.limits.maxIdChars };
 
   const progress = createProgress(io.stderr);
   if (values["dry-run"] === true) return dryRun(path, readOptions, config, tenantId, io, progress);
@@ -168,6 +209,7 @@ export async function ingestCommand(argv: string[], io: CommandIo): Promise<numb
       batchDocuments: config.ingest.batchDocuments,
       onProgress: (p) => progress.update(p),
       onProblem: (problem) => progress.log(problemLine(problem)),
+      onWarning: (warning) => progress.log(warningLine(warning)),
     });
     progress.stop();
     io.stdout.write(summary(report, tenantId, target.description));
@@ -182,14 +224,7 @@ export async function ingestCommand(argv: string[], io: CommandIo): Promise<numb
   }
 }
 
-async function dryRun(
-  path: string,
-  readOptions: { tenantId: string; maxIdChars: number },
-  config: Config,
-  tenantId: string,
-  io: CommandIo,
-  progress: Progress,
-): Promise<number> {
+async function dryRun(path: string, readOptions: ReadOptions, config: Config, tenantId: string, io: CommandIo, progress: Progress): Promise<number> {
   const rules = documentRules(config);
   progress.start(await countDocuments(path));
   let read = 0;
@@ -201,8 +236,10 @@ async function dryRun(
     if (result.kind === "invalid") {
       problem = { source: result.source, reason: result.reason };
     } else {
-      const size = checkDocumentSize(result.document, rules);
-      if (size !== null) problem = { source: result.document.source ?? result.document.id, reason: size.reason };
+      const source = result.document.source ?? result.document.id;
+      const check = checkDocument(result.document, rules);
+      if (check.kind === "invalid") problem = { source, reason: check.reason };
+      else for (const warning of mergeWarnings(result.warnings, check.warnings)) progress.log(warningLine({ source, ...warning }));
     }
     if (problem === null) valid++;
     else {

@@ -3,7 +3,7 @@ import { pino, type Logger } from "pino";
 import type { TurnService } from "../service/types.js";
 import { BundleError } from "../config/bundle.js";
 import { ConfigError, ENV_VARS, loadConfig, type Config } from "../config/config.js";
-import type { DocumentIndex, DocumentRules } from "../retrieval/index.js";
+import { CorpusLoadError, type DocumentIndex, type DocumentRules } from "../retrieval/index.js";
 import { assertBindAllowed, buildServer } from "../server/server.js";
 import type { CommandIo } from "./chat.js";
 
@@ -100,7 +100,10 @@ grpc.health.v1 and server reflection. Stops gracefully on SIGINT/SIGTERM.
 Options:
   --host H       address to bind (FRONTDESK_HOST, default 127.0.0.1)
   --port P       port, 0 for any free one (FRONTDESK_PORT, default 8080)
-  --corpus DIR   corpus directory (FRONTDESK_CORPUS_DIR, default the bundled data/corpus)
+  --corpus DIR   corpus directory (FRONTDESK_CORPUS_DIR, default the bundled data/corpus): .md,
+                 .markdown, .txt, .html, .htm, .docx and .pdf files, with <file>.metadata.json
+                 sidecars; a document that cannot be loaded stops start-up (exit status 1, every
+                 one listed) unless FRONTDESK_CORPUS_SKIP_INVALID=true
   -h, --help     show this help
 
 Flags override their environment variables. Without FRONTDESK_API_KEYS ("tenant:key,...")
@@ -169,6 +172,11 @@ export async function serveCommand(argv: string[], io: CommandIo, deps: ServeCom
     if (err instanceof ConfigError) {
       io.stderr.write(`frontdesk serve: ${oneLine(err.message)}\n`);
       return 2;
+    }
+    if (err instanceof CorpusLoadError) {
+      // Every bad document on its own line: the operator fixes them all in one pass.
+      io.stderr.write(`frontdesk serve: ${err.message}\n`);
+      return 1;
     }
     if (err instanceof BundleError) {
       // One problem per line: a bundle edited by hand often has several.

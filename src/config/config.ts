@@ -105,9 +105,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const resolve = (p: string) => path.resolve(cwd, p);
   const retriever = e.FRONTDESK_RETRIEVER ?? (e.QDRANT_URL !== undefined ? "qdrant" : "embedded");
   const backend = retrieverBackend(retriever, e, checkpointer);
-  if (e.FRONTDESK_CHUNK_OVERLAP_CHARS * 2 > e.FRONTDESK_CHUNK_CHARS) {
-    throw new ConfigError("FRONTDESK_CHUNK_OVERLAP_CHARS must be at most half of FRONTDESK_CHUNK_CHARS");
-  }
   if (e.FRONTDESK_MAX_CHUNK_CHARS < e.FRONTDESK_CHUNK_CHARS) {
     throw new ConfigError("FRONTDESK_MAX_CHUNK_CHARS must be at least FRONTDESK_CHUNK_CHARS");
   }
@@ -146,14 +143,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rrfK: e.FRONTDESK_RRF_K,
       backend,
       loadCorpus: e.FRONTDESK_LOAD_CORPUS ?? backend.kind === "embedded",
+      corpusSkipInvalid: e.FRONTDESK_CORPUS_SKIP_INVALID,
+      tableContextRows: e.FRONTDESK_TABLE_CONTEXT_ROWS,
       chunkChars: e.FRONTDESK_CHUNK_CHARS,
-      chunkOverlapChars: e.FRONTDESK_CHUNK_OVERLAP_CHARS,
     },
     embedding: embeddingConfig(e),
     reranker: rerankerConfig(e),
     ingest: {
       maxChunkChars: e.FRONTDESK_MAX_CHUNK_CHARS,
       maxDocumentChars: e.FRONTDESK_MAX_DOCUMENT_CHARS,
+      maxFileBytes: e.FRONTDESK_MAX_FILE_BYTES,
+      maxTableRows: e.FRONTDESK_MAX_TABLE_ROWS,
+      maxUnits: e.FRONTDESK_MAX_UNITS,
       batchDocuments: e.FRONTDESK_INGEST_BATCH_DOCUMENTS,
       maxUpsertDocuments: e.FRONTDESK_UPSERT_MAX_DOCUMENTS,
       listPageSize: e.FRONTDESK_LIST_PAGE_SIZE,

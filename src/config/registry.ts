@@ -85,11 +85,19 @@ const SERVICE = {
   FRONTDESK_CORPUS_DIR: {
     schema: z.string().min(1).optional(),
     derivedDefault: "`data/corpus`",
-    description: "documents loaded at start-up (into every configured tenant)",
+    description: "documents loaded at start-up (into every configured tenant): .md, .markdown, .txt, .html, .htm, .docx, .pdf, with `<file>.metadata.json` sidecars",
+  },
+  FRONTDESK_CORPUS_SKIP_INVALID: {
+    schema: bool.default(false),
+    description: "`true`: serve the start-up corpus without the documents that cannot be loaded (each logged with its path and reason); `false`: they stop start-up, all listed",
   },
   FRONTDESK_TOP_K: { schema: int(1, 50).default(6), description: "chunks kept after reranking" },
   FRONTDESK_CANDIDATES: { schema: int(1, 1_000).default(30), description: "candidates per retrieval stage" },
-  FRONTDESK_CONTEXT_WINDOW: { schema: int(0, 5).default(1), description: "neighbouring chunks added on each side" },
+  FRONTDESK_CONTEXT_WINDOW: { schema: int(0, 5).default(1), description: "neighbouring chunks added on each side of a hit that is not a table row" },
+  FRONTDESK_TABLE_CONTEXT_ROWS: {
+    schema: int(0, 1_000).default(40),
+    description: "other rows of its table added to a table-row hit (the nearest ones), so a reader sees the table",
+  },
   FRONTDESK_RRF_K: { schema: int(1, 1_000).default(60), description: "reciprocal-rank fusion constant" },
 
   // Grading of retrieval and of a drafted answer
@@ -239,16 +247,24 @@ const RETRIEVAL = {
     derivedDefault: "`true` embedded, `false` qdrant",
     description: "index `FRONTDESK_CORPUS_DIR` at start-up",
   },
-  FRONTDESK_CHUNK_CHARS: { schema: int(100, 20_000).default(700), description: "chunk size: the chunker's target length of a chunk's text" },
-  FRONTDESK_CHUNK_OVERLAP_CHARS: {
-    schema: int(0, 10_000).default(150),
-    description: "chunk overlap: longest sentence repeated at the start of the next chunk (at most half of `FRONTDESK_CHUNK_CHARS`)",
+  FRONTDESK_CHUNK_CHARS: {
+    schema: int(100, 20_000).default(700),
+    description: "chunk size: the longest text of one unit (paragraph, list item, table row); longer ones are split at sentences or cells",
   },
   FRONTDESK_MAX_CHUNK_CHARS: {
     schema: int(100, 100_000).default(1_500),
     description: "most text embedded for one chunk (title + headings + text)",
   },
-  FRONTDESK_MAX_DOCUMENT_CHARS: { schema: int(100, 10_000_000).default(200_000), description: "a document's body" },
+  FRONTDESK_MAX_DOCUMENT_CHARS: {
+    schema: int(100, 10_000_000).default(200_000),
+    description: "a document's body (its Markdown: a DOCX, PDF or HTML file's is the rendering of its text)",
+  },
+  FRONTDESK_MAX_FILE_BYTES: {
+    schema: int(1_024, 512 * 1024 * 1024).default(20 * 1024 * 1024),
+    description: "largest document file (20 MiB), checked before it is parsed; DocumentService accepts requests of up to this plus 1 MiB",
+  },
+  FRONTDESK_MAX_TABLE_ROWS: { schema: int(1, 1_000_000).default(1_000), description: "rows indexed per table; a longer table is cut there, with a warning" },
+  FRONTDESK_MAX_UNITS: { schema: int(1, 1_000_000).default(5_000), description: "chunks per document; the rest are dropped, with a warning" },
   FRONTDESK_INGEST_BATCH_DOCUMENTS: { schema: int(1, 10_000).default(64), description: "documents chunked and embedded together" },
   FRONTDESK_UPSERT_MAX_DOCUMENTS: { schema: int(1, 10_000).default(100), description: "DocumentService limit: documents in one `UpsertDocuments` call" },
   FRONTDESK_LIST_PAGE_SIZE: {

@@ -111,8 +111,12 @@ export interface Config {
     backend: RetrieverBackendConfig;
     /** Embedded: the corpus is indexed in memory at every start; Qdrant: ingest into the collection instead. */
     loadCorpus: boolean;
+    /** Start-up corpus documents that cannot be loaded are logged and skipped instead of stopping start-up. */
+    corpusSkipInvalid: boolean;
+    /** Other rows of its table returned with a table-row hit. */
+    tableContextRows: number;
+    /** The longest unit text; longer units are split. */
     chunkChars: number;
-    chunkOverlapChars: number;
   };
   embedding: EmbeddingConfig;
   reranker: RerankerConfig;
@@ -123,6 +127,12 @@ export interface Config {
      */
     maxChunkChars: number;
     maxDocumentChars: number;
+    /** Largest document file (and UpsertDocuments content), checked before parsing. */
+    maxFileBytes: number;
+    /** Rows kept per table. */
+    maxTableRows: number;
+    /** Chunks kept per document. */
+    maxUnits: number;
     batchDocuments: number;
     maxUpsertDocuments: number;
     /** When the caller names none; callers may ask for up to 1000. */

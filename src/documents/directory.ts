@@ -16,6 +16,8 @@ export interface LoadDocumentOptions {
 export interface LoadedDocument {
   document: ParsedDocument;
   warnings: DocumentWarning[];
+  /** The document as Markdown (see ParseDocumentResult): what a document store keeps. */
+  markdown: string;
 }
 
 export interface LoadedDocuments {
@@ -61,17 +63,7 @@ export async function loadDocumentFile(path: string, options: LoadDocumentOption
  * problem: ids are the citation keys and must be unique per tenant.
  */
 export async function loadDocumentDir(dir: string, options: LoadDocumentOptions = {}): Promise<LoadedDocuments> {
-  const all = await listFiles(dir);
-  const key = (path: string): string => relative(dir, path).split(sep).join("/");
-  const sorted = (paths: string[]): string[] => paths.sort((a, b) => compare(key(a), key(b)));
-  const files = sorted(all.filter((path) => EXTENSIONS[extname(path).toLowerCase()] !== undefined && !README.test(basename(path))));
-  const fileSet = new Set(files);
-  const problems: DocumentProblem[] = [];
-  for (const path of all.filter((path) => path.endsWith(SIDECAR))) {
-    const document = path.slice(0, -SIDECAR.length);
-    if (!fileSet.has(document)) problems.push({ source: path, reason: `metadata sidecar without a document (${basename(document)} not found)` });
-  }
-
+  const { files, problems } = await listDocumentFiles(dir);
   const documents: LoadedDocument[] = [];
   const firstSeen = new Map<string, string>();
   for (const path of files) {
@@ -87,10 +79,33 @@ export async function loadDocumentDir(dir: string, options: LoadDocumentOptions 
       continue;
     }
     firstSeen.set(id, path);
-    documents.push({ document: parsed.document, warnings: parsed.warnings });
+    documents.push({ document: parsed.document, warnings: parsed.warnings, markdown: parsed.markdown });
   }
+  const key = relativeKey(dir);
   problems.sort((a, b) => compare(key(a.source), key(b.source)));
   return { documents, problems };
+}
+
+/**
+ * The document files under `dir` as `loadDocumentDir` reads them (recursively, in code-unit order
+ * of relative paths, without hidden entries and READMEs), and a problem for each sidecar whose
+ * document is not there: for callers that read the files one at a time.
+ */
+export async function listDocumentFiles(dir: string): Promise<{ files: string[]; problems: DocumentProblem[] }> {
+  const all = await listFiles(dir);
+  const key = relativeKey(dir);
+  const files = all.filter((path) => EXTENSIONS[extname(path).toLowerCase()] !== undefined && !README.test(basename(path))).sort((a, b) => compare(key(a), key(b)));
+  const fileSet = new Set(files);
+  const problems: DocumentProblem[] = [];
+  for (const path of all.filter((path) => path.endsWith(SIDECAR))) {
+    const document = path.slice(0, -SIDECAR.length);
+    if (!fileSet.has(document)) problems.push({ source: path, reason: `metadata sidecar without a document (${basename(document)} not found)` });
+  }
+  return { files, problems: problems.sort((a, b) => compare(key(a.source), key(b.source))) };
+}
+
+function relativeKey(dir: string): (path: string) => string {
+  return (path) => relative(dir, path).split(sep).join("/");
 }
 
 function errorCode(error: unknown): string {

@@ -1,11 +1,12 @@
 import { extname } from "node:path";
 import { hasText, parseDocx, shortMessage } from "./docx.js";
 import { parseHtml } from "./html.js";
-import { parseMarkdown } from "./markdown.js";
+import { parseMarkdown, parseMarkdownBody } from "./markdown.js";
 import { parseSidecar, resolveMetadata, splitFrontMatter, type Fields } from "./metadata.js";
-import type { DocumentWarning, DraftResult, MediaType, MetadataField, ParsedDocument } from "./model.js";
+import type { Block, DocumentWarning, DraftResult, MediaType, MetadataField, ParsedDocument } from "./model.js";
 import { MEDIA_TYPES } from "./model.js";
 import { parsePdf } from "./pdf.js";
+import { renderMarkdown } from "./render.js";
 import { buildBlocks } from "./structure.js";
 
 export interface DocumentLimits {
@@ -30,13 +31,25 @@ export interface ParseDocumentOptions {
   source?: string;
   /** The text of the document's `<file>.metadata.json`, if it has one. */
   sidecar?: string | null;
-  /** Metadata for fields neither the file nor its sidecar sets (ingest flags, API fields). */
+  /** Metadata for fields neither the file nor its sidecar sets (ingest flags). */
   defaults?: Fields;
+  /** Metadata that wins over what the file and its sidecar say (an API request's own fields). */
+  overrides?: Fields;
   limits?: Partial<DocumentLimits>;
 }
 
 export type ParseDocumentResult =
-  | { kind: "ok"; document: ParsedDocument; warnings: DocumentWarning[] }
+  | {
+      kind: "ok";
+      document: ParsedDocument;
+      warnings: DocumentWarning[];
+      /**
+       * The document as Markdown: a markdown file's own body (front matter removed, trimmed), any
+       * other format's blocks rendered by renderMarkdown. Parsing it as markdown gives the same
+       * units, so it is what a document store keeps.
+       */
+      markdown: string;
+    }
   | { kind: "invalid"; reason: string; field?: MetadataField };
 
 export const EXTENSIONS: Readonly<Record<string, MediaType>> = {
@@ -75,7 +88,7 @@ export async function parseDocumentBytes(bytes: Uint8Array, options: ParseDocume
   if (bytes.byteLength > limits.maxFileBytes) return { kind: "invalid", reason: tooLarge(bytes.byteLength, limits.maxFileBytes) };
   if (bytes.byteLength === 0) return { kind: "invalid", reason: "empty file" };
 
-  let parsed: DraftResult;
+  let parsed: DraftResult & { markdownBody?: string };
   try {
     parsed = await draftOf(bytes, mediaType, limits);
   } catch (error) {
@@ -93,6 +106,7 @@ export async function parseDocumentBytes(bytes: Uint8Array, options: ParseDocume
     sidecar = result.fields;
   }
   const metadata = resolveMetadata({
+    overrides: options.overrides ?? {},
     embedded: draft.embedded,
     sidecar,
     defaults: options.defaults ?? {},
@@ -105,10 +119,20 @@ export async function parseDocumentBytes(bytes: Uint8Array, options: ParseDocume
 
   const { blocks, warnings } = buildBlocks(draft.blocks, { title: metadata.metadata.title, maxTableRows: limits.maxTableRows });
   if (blocks.length === 0) return { kind: "invalid", reason: "no text found" };
-  return { kind: "ok", document: { metadata: metadata.metadata, blocks }, warnings: [...draft.warnings, ...warnings] };
+  const markdown = parsed.markdownBody ?? renderMarkdown(blocks);
+  return { kind: "ok", document: { metadata: metadata.metadata, blocks }, warnings: [...draft.warnings, ...warnings], markdown };
 }
 
-async function draftOf(bytes: Uint8Array, mediaType: MediaType, limits: DocumentLimits): Promise<DraftResult> {
+/**
+ * The blocks of a markdown body whose metadata is known (a stored document, a JSONL record, an
+ * API message): no front matter is looked for. What chunking runs on.
+ */
+export function markdownBlocks(body: string, options: { title: string; maxTableRows?: number }): { blocks: Block[]; warnings: DocumentWarning[] } {
+  const draft = parseMarkdownBody(body.replace(/^\uFEFF/u, "").replace(/\r\n?/gu, "\n"));
+  return buildBlocks(draft.blocks, { title: options.title, maxTableRows: options.maxTableRows ?? DEFAULT_LIMITS.maxTableRows });
+}
+
+async function draftOf(bytes: Uint8Array, mediaType: MediaType, limits: DocumentLimits): Promise<DraftResult & { markdownBody?: string }> {
   switch (mediaType) {
     case MEDIA_TYPES.docx:
       return parseDocx(bytes, limits.maxUnpackedBytes);
@@ -125,7 +149,11 @@ async function draftOf(bytes: Uint8Array, mediaType: MediaType, limits: Document
         return { kind: "invalid", reason: "not valid UTF-8" };
       }
       text = text.replace(/^\uFEFF/u, "").replace(/\r\n?/gu, "\n");
-      if (mediaType === MEDIA_TYPES.markdown) return parseMarkdown(text);
+      if (mediaType === MEDIA_TYPES.markdown) {
+        const result = parseMarkdown(text);
+        const split = splitFrontMatter(text);
+        return result.kind === "ok" && split.kind !== "invalid" ? { ...result, markdownBody: split.body.trim() } : result;
+      }
       if (mediaType === MEDIA_TYPES.html) return { kind: "ok", draft: parseHtml(text) };
       return parsePlainText(text);
     }

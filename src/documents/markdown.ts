@@ -4,7 +4,7 @@ import { gfmTableFromMarkdown } from "mdast-util-gfm-table";
 import { gfmTable } from "micromark-extension-gfm-table";
 import { parseHtml } from "./html.js";
 import { splitFrontMatter } from "./metadata.js";
-import type { DraftBlock, DraftResult } from "./model.js";
+import type { DraftBlock, DraftDocument, DraftResult } from "./model.js";
 import { collapse, flattenList, type ListTree } from "./text.js";
 
 /**
@@ -16,19 +16,19 @@ import { collapse, flattenList, type ListTree } from "./text.js";
 export function parseMarkdown(text: string): DraftResult {
   const split = splitFrontMatter(text);
   if (split.kind === "invalid") return split;
-  const tree = fromMarkdown(split.body, { extensions: [gfmTable()], mdastExtensions: [gfmTableFromMarkdown()] });
+  return { kind: "ok", draft: { ...parseMarkdownBody(split.body), embedded: split.kind === "ok" ? split.fields : {} } };
+}
+
+/**
+ * A markdown body whose metadata is known already (a stored document, a JSONL record): no front
+ * matter is looked for, so a body that happens to open with `---` is text, not metadata.
+ */
+export function parseMarkdownBody(body: string): DraftDocument {
+  const tree = fromMarkdown(body, { extensions: [gfmTable()], mdastExtensions: [gfmTableFromMarkdown()] });
   const blocks: DraftBlock[] = [];
   walk(tree, blocks);
   const firstHeading = blocks.find((block) => block.kind === "heading" && block.level === 1);
-  return {
-    kind: "ok",
-    draft: {
-      blocks,
-      warnings: [],
-      embedded: split.kind === "ok" ? split.fields : {},
-      titleHint: firstHeading?.kind === "heading" ? collapse(firstHeading.text) : null,
-    },
-  };
+  return { blocks, warnings: [], embedded: {}, titleHint: firstHeading?.kind === "heading" ? collapse(firstHeading.text) : null };
 }
 
 function walk(parent: Root | Extract<RootContent, { children: unknown }>, out: DraftBlock[]): void {

@@ -67,6 +67,8 @@ export function parseSidecar(text: string): SidecarResult {
 }
 
 export interface MetadataSources {
+  /** Fields that win over everything the file says (an API request's own fields). */
+  overrides?: Fields;
   embedded: Fields;
   sidecar: Fields;
   defaults: Fields;
@@ -85,7 +87,14 @@ const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/u;
 
 export function resolveMetadata(sources: MetadataSources): MetadataResult {
   const pick = (field: MetadataField): string => {
-    const value = sources.embedded[field] ?? sources.sidecar[field] ?? sources.defaults[field] ?? (field === "title" ? sources.titleHint : null) ?? "";
+    // An empty value (`lang:` with nothing after it) says nothing: the next source is asked.
+    const value =
+      nonEmpty(sources.overrides?.[field]) ??
+      nonEmpty(sources.embedded[field]) ??
+      nonEmpty(sources.sidecar[field]) ??
+      nonEmpty(sources.defaults[field]) ??
+      (field === "title" ? sources.titleHint : null) ??
+      "";
     return collapse(value);
   };
   const values = Object.fromEntries(METADATA_FIELDS.map((field) => [field, pick(field)])) as Record<MetadataField, string>;
@@ -93,19 +102,35 @@ export function resolveMetadata(sources: MetadataSources): MetadataResult {
   if (missing.length > 0) {
     return { kind: "invalid", field: missing[0] ?? "id", reason: `missing metadata field(s): ${missing.join(", ")} (front matter, a .metadata.json sidecar or defaults)` };
   }
-  for (const field of ["id", "product", "domain"] as const) {
-    const value = values[field];
-    if (value.length > sources.maxIdChars) return { kind: "invalid", field, reason: `${field} longer than ${sources.maxIdChars} characters` };
-    if (!SLUG.test(value)) {
-      return { kind: "invalid", field, reason: `invalid ${field} "${value.slice(0, 80)}" (lower-case letters, digits and single dashes only)` };
-    }
-  }
+  const problem = checkMetadataValues(values, sources.maxIdChars);
+  if (problem !== null) return problem;
   const lang = values.lang;
   if (!isLanguage(lang)) return { kind: "invalid", field: "lang", reason: `unsupported lang "${lang.slice(0, 20)}" (expected fa or en)` };
   return {
     kind: "ok",
     metadata: { id: values.id, title: values.title, product: values.product, domain: values.domain, lang, source: sources.source, mediaType: sources.mediaType },
   };
+}
+
+/**
+ * The rules every document's metadata is held to, whichever way it arrives (a file, a JSONL
+ * record, an API message): `id`, `product` and `domain` are slugs of at most `maxIdChars`, `lang`
+ * is fa or en. Null when the (present) values pass.
+ */
+export function checkMetadataValues(values: Record<MetadataField, string>, maxIdChars: number): { kind: "invalid"; reason: string; field: MetadataField } | null {
+  for (const field of ["id", "product", "domain"] as const) {
+    const value = values[field];
+    if (value.length > maxIdChars) return { kind: "invalid", field, reason: `${field} longer than ${maxIdChars} characters` };
+    if (!SLUG.test(value)) {
+      return { kind: "invalid", field, reason: `invalid ${field} "${value.slice(0, 80)}" (lower-case letters, digits and single dashes only)` };
+    }
+  }
+  if (!isLanguage(values.lang)) return { kind: "invalid", field: "lang", reason: `unsupported lang "${values.lang.slice(0, 20)}" (expected fa or en)` };
+  return null;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
 }
 
 function isField(key: string): key is MetadataField {

@@ -172,7 +172,7 @@ function rowList(rows: number[]): string {
  * The first column names its row ("Plan B", "Up to 7 days") when every cell in it has a letter
  * and another column has a value; a first column of numbers is data, not a label.
  */
-function rowHeaderColumn(marked: number | null, rows: string[][], width: number): number | null {
+export function rowHeaderColumn(marked: number | null, rows: string[][], width: number): number | null {
   if (marked !== null && marked < width) return marked;
   if (width < 2) return null;
   const labelled = rows.every((row) => row[0] === "" || /\p{L}/u.test(row[0] ?? ""));

@@ -35,7 +35,16 @@ interface UnitBase {
 export type Unit =
   | (UnitBase & { kind: "paragraph" })
   | (UnitBase & { kind: "item"; leadIn: string | null; item: string; ordered: boolean; position: number })
-  | (UnitBase & { kind: "row"; caption: string | null; rowLabel: string | null; cells: { header: string; value: string }[] });
+  | (UnitBase & {
+      kind: "row";
+      /** `<documentId>:t<n>`, n the table's position among the document's tables (from 1): shared by the rows of one table. */
+      table: string;
+      caption: string | null;
+      rowLabel: string | null;
+      cells: { header: string; value: string }[];
+      /** The column that names the row (its cell is `rowLabel`), or null. */
+      rowHeaderColumn: number | null;
+    });
 
 export type UnitKind = Unit["kind"];
 
@@ -53,8 +62,10 @@ export function toUnits(document: ParsedDocument, options: UnitOptions = {}): { 
   const units: Unit[] = [];
   const seen = new Map<string, number>();
   const warnings: DocumentWarning[] = [];
+  let tables = 0;
   for (const block of document.blocks) {
-    for (const draft of unitsOf(block, maxUnitChars)) {
+    if (block.kind === "table") tables += 1;
+    for (const draft of unitsOf(block, maxUnitChars, `${documentId}:t${tables}`)) {
       if (units.length === maxUnits) {
         warnings.push({ code: "units-truncated", message: `document has more than ${maxUnits} units; only the first ${maxUnits} are indexed (maxUnits)` });
         return { units, warnings };
@@ -74,7 +85,7 @@ export function contentHash(kind: UnitKind, text: string): string {
   return createHash("sha256").update(`${kind}\u0000${normalizeText(text)}`).digest("hex").slice(0, 12);
 }
 
-function unitsOf(block: Block, maxChars: number): Draft[] {
+function unitsOf(block: Block, maxChars: number, table: string): Draft[] {
   const base = { sectionPath: block.sectionPath, page: block.page };
   switch (block.kind) {
     case "paragraph":
@@ -104,7 +115,16 @@ function unitsOf(block: Block, maxChars: number): Draft[] {
         const values = cells
           .filter((cell, column) => column !== block.rowHeaderColumn && cell.value !== "")
           .map((cell) => (cell.header === "" ? cell.value : `${cell.header}: ${cell.value}`));
-        return rowTexts(prefix, values, maxChars).map((text) => ({ ...base, kind: "row" as const, text, caption: block.caption, rowLabel, cells }));
+        return rowTexts(prefix, values, maxChars).map((text) => ({
+          ...base,
+          kind: "row" as const,
+          text,
+          table,
+          caption: block.caption,
+          rowLabel,
+          cells,
+          rowHeaderColumn: block.rowHeaderColumn,
+        }));
       });
   }
 }

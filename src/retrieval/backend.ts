@@ -9,8 +9,9 @@ import { createCachedEmbedder } from "./embedding/cache.js";
 import { createGeminiEmbedder } from "./embedding/gemini.js";
 import { createLocalEmbedder } from "./embedding/local.js";
 import { createChunker } from "./hybrid/chunker.js";
-import { loadCorpusDir, type LoadedCorpus } from "./ingest/corpus.js";
-import type { DocumentRules } from "./ingest/rules.js";
+import { CorpusLoadError, type CorpusProblem } from "./corpus-error.js";
+import { loadCorpusDir } from "./ingest/corpus.js";
+import { checkDocument, mergeWarnings, type DocumentRules } from "./ingest/rules.js";
 import { CollectionSchemaError, createQdrantIndex, type QdrantIndex } from "./qdrant/qdrant-index.js";
 import { createHttpReranker } from "./rerank/http.js";
 import type { Chunk, Embedder, Reranker, Retriever, SourceDocument } from "./types.js";
@@ -31,8 +32,6 @@ export interface RetrievalBackendOptions {
   logger: Logger;
   /** Tenants the start-up corpus is loaded for. */
   tenants: readonly string[];
-  /** Allowed document domains; default any slug (domains are the documents' own). */
-  domains?: readonly string[];
   /** Opens the data directory's SQLite file (the embedded default's document store). */
   openDatabase: () => Database.Database;
   /**
@@ -125,6 +124,7 @@ export async function createRetrievalBackend(config: Config, options: RetrievalB
         candidates: config.retrieval.candidates,
         rrfK: config.retrieval.rrfK,
         contextWindow: config.retrieval.contextWindow,
+        tableContextRows: config.retrieval.tableContextRows,
         chunker,
       });
       const documents = createLocalDocumentIndex({ retriever, store });
@@ -184,8 +184,19 @@ export async function createIngestTarget(config: Config, options: Pick<Retrieval
 }
 
 export function documentRules(config: Config): DocumentRules {
-  const chunker = createChunker({ maxChars: config.retrieval.chunkChars, overlapChars: config.retrieval.chunkOverlapChars });
-  return { chunker, maxChunkChars: config.ingest.maxChunkChars, maxDocumentChars: config.ingest.maxDocumentChars };
+  const chunker = createChunker({ maxChars: config.retrieval.chunkChars, maxTableRows: config.ingest.maxTableRows, maxUnits: config.ingest.maxUnits });
+  return {
+    chunker,
+    maxChunkChars: config.ingest.maxChunkChars,
+    maxDocumentChars: config.ingest.maxDocumentChars,
+    maxFileBytes: config.ingest.maxFileBytes,
+    maxIdChars: config.limits.maxIdChars,
+  };
+}
+
+/** The parse limits of files and uploads under `rules`. */
+export function fileLimits(rules: DocumentRules): { maxFileBytes: number; maxTableRows: number; maxIdChars: number } {
+  return { maxFileBytes: rules.maxFileBytes, maxTableRows: rules.chunker.maxTableRows, maxIdChars: rules.maxIdChars };
 }
 
 function openStore(
@@ -219,6 +230,7 @@ async function openQdrant(
     candidates: config.retrieval.candidates,
     rrfK: config.retrieval.rrfK,
     contextWindow: config.retrieval.contextWindow,
+    tableContextRows: config.retrieval.tableContextRows,
     chunker: documentRules(config).chunker,
     sparseAverageLength: backend.sparseAverageLength,
     upsertPoints: backend.upsertPoints,
@@ -232,28 +244,56 @@ async function openQdrant(
     if (error instanceof CollectionSchemaError) throw new ConfigError(error.message);
     throw error;
   }
+  const outdated = await index.countOutdated();
+  if (outdated > 0) {
+    logger.warn(
+      { collection: backend.collection, points: outdated },
+      "qdrant collection holds points written by an older frontdesk (payload version 1): they are not served until their documents are ingested again (frontdesk ingest)",
+    );
+  }
   return index;
 }
 
 /**
  * The start-up corpus for every tenant: the corpus directory (when `includeConfigured`), then the
- * extra directories. An empty or unreadable directory is a ConfigError.
+ * extra directories, each read once and held to the same rules as ingested documents. Every
+ * document that cannot be loaded stops start-up (a CorpusLoadError listing all of them) unless
+ * FRONTDESK_CORPUS_SKIP_INVALID=true, which logs each one and serves the rest; what was repaired
+ * in a loaded document is logged as a warning. An empty or unreadable directory is a ConfigError.
  */
 async function startupCorpus(config: Config, options: RetrievalBackendOptions, includeConfigured: boolean): Promise<SourceDocument[]> {
   const dirs = [...(includeConfigured ? [config.retrieval.corpusDir] : []), ...(options.extraCorpusDirs ?? [])];
+  const rules = documentRules(config);
   const documents: SourceDocument[] = [];
-  for (const tenantId of options.tenants) {
-    for (const dir of dirs) {
-      let corpus: LoadedCorpus;
-      try {
-        corpus = await loadCorpusDir(dir, { tenantId, ...(options.domains === undefined ? {} : { domains: options.domains }) });
-      } catch (error) {
-        throw new ConfigError(`FRONTDESK_CORPUS_DIR: cannot read ${dir} (${error instanceof Error ? error.message : String(error)})`);
-      }
-      for (const problem of corpus.problems) options.logger.warn({ source: problem.source, reason: problem.reason }, "corpus document skipped");
-      if (corpus.documents.length === 0) throw new ConfigError(`no documents could be loaded from ${dir}`);
-      documents.push(...corpus.documents);
+  const problems: CorpusProblem[] = [];
+  for (const dir of dirs) {
+    let corpus;
+    try {
+      corpus = await loadCorpusDir(dir, { tenantId: "", limits: fileLimits(rules) });
+    } catch (error) {
+      throw new ConfigError(`FRONTDESK_CORPUS_DIR: cannot read ${dir} (${error instanceof Error ? error.message : String(error)})`);
     }
+    const before = problems.length;
+    problems.push(...corpus.problems);
+    const loaded: SourceDocument[] = [];
+    for (const document of corpus.documents) {
+      const source = document.source ?? document.id;
+      const check = checkDocument(document, rules);
+      if (check.kind === "invalid") {
+        problems.push({ source, field: check.field, reason: check.reason });
+        continue;
+      }
+      const parsed = corpus.warnings.filter((warning) => warning.source === source);
+      for (const warning of mergeWarnings(parsed, check.warnings)) options.logger.warn({ source, code: warning.code, reason: warning.message }, "corpus document repaired");
+      loaded.push(document);
+    }
+    // A folder whose every document is bad is listed by the CorpusLoadError below, unless skipping.
+    if (loaded.length === 0 && (problems.length === before || config.retrieval.corpusSkipInvalid)) throw new ConfigError(`no documents could be loaded from ${dir}`);
+    for (const tenantId of options.tenants) documents.push(...loaded.map((document) => ({ ...document, tenantId })));
+  }
+  if (problems.length > 0) {
+    if (!config.retrieval.corpusSkipInvalid) throw new CorpusLoadError(problems);
+    for (const problem of problems) options.logger.warn({ source: problem.source, reason: problem.reason }, "corpus document skipped (FRONTDESK_CORPUS_SKIP_INVALID=true)");
   }
   return documents;
 }

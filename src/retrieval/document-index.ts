@@ -69,14 +69,16 @@ export interface DocumentIndex {
   getChunk(tenantId: string, chunkId: string, signal?: AbortSignal): Promise<Chunk | undefined>;
 }
 
-/** Splits `${documentId}#${chunkIndex}`; null when the id is not of that form. */
-export function parseChunkId(chunkId: string): { documentId: string; chunkIndex: number } | null {
-  const hash = chunkId.lastIndexOf("#");
-  if (hash <= 0) return null;
-  const index = chunkId.slice(hash + 1);
-  // Canonical decimal only: "#01" or "#1.0" would name the same chunk twice.
-  if (!/^(?:0|[1-9]\d{0,8})$/u.test(index)) return null;
-  return { documentId: chunkId.slice(0, hash), chunkIndex: Number(index) };
+/**
+ * Splits a chunk id, `<documentId>#<12 hex digits>` with `-n` (n >= 2) for the n-th occurrence of
+ * a repeated text; null when the id is not of that form. Canonical only: "-1", "-02" or upper-case
+ * hex would name a chunk that never exists.
+ */
+export function parseChunkId(chunkId: string): { documentId: string; contentHash: string; occurrence: number } | null {
+  const match = /^(.+)#([0-9a-f]{12})(?:-([2-9]|[1-9]\d{1,8}))?$/u.exec(chunkId);
+  if (match === null) return null;
+  const [, documentId = "", contentHash = "", occurrence] = match;
+  return { documentId, contentHash, occurrence: occurrence === undefined ? 1 : Number(occurrence) };
 }
 
 /** Page tokens are opaque to callers: base64url of a small JSON object. */

@@ -31,14 +31,16 @@ export {
   type UpsertStatus,
 } from "./document-index.js";
 // The rules every document is held to, whichever way it arrives (a file, JSONL, the API).
-export { documentFromFields, type CorpusProblem } from "./ingest/corpus.js";
-export { checkDocumentSize, type DocumentRules } from "./ingest/rules.js";
+export { CorpusLoadError, type CorpusProblem } from "./corpus-error.js";
+export { documentFromFields, parseDocumentContent, parseDocumentFile, type CorpusWarning, type ParseResult } from "./ingest/corpus.js";
+export { checkDocument, mergeWarnings, type DocumentCheck, type DocumentRules } from "./ingest/rules.js";
 
 // The configured stack (the composition root's one call), and where `frontdesk ingest` writes.
 export {
   createIngestTarget,
   createRetrievalBackend,
   documentRules,
+  fileLimits,
   type IngestTarget,
   type RetrievalBackend,
   type RetrievalBackendOptions,
@@ -59,5 +61,5 @@ export { createChunker, type Chunker, type ChunkerOptions } from "./hybrid/chunk
 
 // Documents in: the corpus directory, and ingestion from files or JSONL.
 export { loadCorpusDir, type LoadCorpusOptions, type LoadedCorpus } from "./ingest/corpus.js";
-export { countDocuments, inputKind, readDocuments } from "./ingest/read.js";
+export { countDocuments, inputKind, readDocuments, type ReadOptions } from "./ingest/read.js";
 export { ingestDocuments, IngestInterruptedError, type IngestOptions, type IngestProgress, type IngestReport } from "./ingest/ingest.js";

@@ -9,40 +9,61 @@ export interface SourceDocument {
   title: string;
   /** Product key, e.g. "motor-third-party"; clarify options are built from these. */
   product: string;
-  /** Business domain, one of the configured domains, e.g. "motor". */
+  /** Business domain, the document's own slug, e.g. "motor". */
   domain: string;
   lang: Language;
-  /** Markdown body without the front matter. */
+  /**
+   * Markdown, without front matter: a markdown file's own body, or the Markdown rendering of a
+   * DOCX, PDF, HTML or text file's blocks (src/documents renderMarkdown), so every store keeps text.
+   */
   body: string;
   tenantId: string;
   /** Where the document came from (a path), for error reports. */
   source?: string;
 }
 
-/** A retrievable piece of a document. Chunk metadata is what clarify options are built from. */
+/**
+ * A retrievable piece of a document: one unit of the document model (src/documents) — a
+ * paragraph, a list item with its lead-in, a table row with its caption and column headers — so
+ * every chunk is citable on its own. Chunk metadata is what clarify options are built from.
+ */
 export interface Chunk {
-  /** `${documentId}#${chunkIndex}`: stable across re-ingestion of an unchanged document. */
+  /**
+   * `${documentId}#${contentHash}` from the unit id (12 hex digits, `-2`, `-3`… for a repeated
+   * text): stable across edits elsewhere in the document, and never naming different text.
+   */
   chunkId: string;
   documentId: string;
+  /** The unit's order in the document (for neighbours); not part of the id. */
   chunkIndex: number;
   tenantId: string;
   title: string;
   product: string;
   domain: string;
   lang: Language;
-  /** The heading path the chunk sits under, e.g. "Deductible". */
+  /** `sectionPath` joined with " > " (display), e.g. "Claims > Documents"; "" before the first heading. */
   section: string;
   /** The headings the unit sits under, outermost first. */
-  sectionPath?: string[];
+  sectionPath: string[];
+  /** The unit's rendered text: rows with caption, row label and headers, items with heading and lead-in. */
   text: string;
-  /** The unit's structure (rows: caption, label, cells with headers; items: lead-in). */
-  unit?: ChunkUnit;
+  unit: ChunkUnit;
 }
 
+/** What kind of unit a chunk is, with the structure a reader needs to use it alone. */
 export type ChunkUnit =
   | { kind: "paragraph" }
   | { kind: "item"; leadIn: string | null; item: string }
-  | { kind: "row"; table: string; caption: string | null; rowLabel: string | null; cells: Array<{ header: string; value: string }>; rowHeaderColumn: number | null };
+  | {
+      kind: "row";
+      /** `${documentId}:t${n}`: shared by the rows of one table (n its position among the document's tables). */
+      table: string;
+      caption: string | null;
+      rowLabel: string | null;
+      /** Every cell of the row, verbatim, with its column header ("" where the table has none). */
+      cells: Array<{ header: string; value: string }>;
+      rowHeaderColumn: number | null;
+    };
 
 export interface RetrievalRequest {
   /** The standalone (contextualized) query. */
@@ -74,7 +95,10 @@ export interface RetrievedChunk {
   /** The final relevance score, 0..1 (after reranking), comparable across queries. */
   score: number;
   stages: StageScores;
-  /** Neighbouring chunks of the same document (context-window expansion), in document order. */
+  /**
+   * Neighbouring chunks of the same document (context-window expansion), in document order: for a
+   * table row, the other rows of its table; for any other unit, the units around it.
+   */
   neighbors: Chunk[];
 }
 

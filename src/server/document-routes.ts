@@ -20,6 +20,15 @@ export interface DocumentRoutesOptions {
   tenants?: TenantResolver;
 }
 
+/**
+ * The largest DocumentService request the server reads: one file of FRONTDESK_MAX_FILE_BYTES in
+ * `content`, plus 1 MiB for its other fields and other, Markdown, documents of the call. A larger
+ * request is RESOURCE_EXHAUSTED before it is parsed.
+ */
+export function documentReadMaxBytes(config: Config): number {
+  return config.ingest.maxFileBytes + 1024 * 1024;
+}
+
 function accept<T>(v: Validation<T>): T {
   if (v.kind === "invalid") throw new ConnectError(v.message, Code.InvalidArgument);
   return v.input;
@@ -41,10 +50,17 @@ export function createDocumentRoutes(options: DocumentRoutesOptions): (router: C
   const impl: ServiceImpl<typeof DocumentService> = {
     async upsertDocuments(req, ctx) {
       const tenantId = requireTenant(ctx);
-      const input = accept(validateUpsertDocuments(req, tenantId, limits, rules));
+      const input = accept(await validateUpsertDocuments(req, tenantId, limits, rules));
       try {
-        const outcomes = await documents.upsert(input, ctx.signal);
-        return { results: outcomes.map((o) => create(UpsertResultSchema, { documentId: o.documentId, status: upsertStatusToWire(o.status), chunkCount: o.chunkCount })) };
+        const outcomes = await documents.upsert(
+          input.map((item) => item.document),
+          ctx.signal,
+        );
+        return {
+          results: outcomes.map((o, i) =>
+            create(UpsertResultSchema, { documentId: o.documentId, status: upsertStatusToWire(o.status), chunkCount: o.chunkCount, warnings: input[i]?.warnings ?? [] }),
+          ),
+        };
       } catch (err) {
         throw fail(err, ctx);
       }
@@ -99,6 +115,6 @@ export function createDocumentRoutes(options: DocumentRoutesOptions): (router: C
   };
 
   return (router) => {
-    router.service(DocumentService, impl, { interceptors: [createAuthInterceptor(tenants)] });
+    router.service(DocumentService, impl, { interceptors: [createAuthInterceptor(tenants)], readMaxBytes: documentReadMaxBytes(config) });
   };
 }

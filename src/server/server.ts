@@ -47,7 +47,8 @@ export interface FrontdeskServer {
 const SERVICES: readonly DescService[] = [AgentService, Health, ReflectionV1, ReflectionV1Alpha];
 const SERVICES_WITH_DOCUMENTS: readonly DescService[] = [AgentService, DocumentService, Health, ReflectionV1, ReflectionV1Alpha];
 
-// Requests are small (text is capped at a few thousand characters); refuse huge frames unparsed.
+// AgentService requests are small (text is capped at a few thousand characters): refuse huge
+// frames unparsed. DocumentService raises its own limit to carry one file (document-routes.ts).
 const READ_MAX_BYTES = 1024 * 1024;
 
 /**

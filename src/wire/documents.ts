@@ -1,6 +1,16 @@
 import { create } from "@bufbuild/protobuf";
-import { ChunkSchema, DocumentInfoSchema, UpsertStatus as WireUpsertStatus, type Chunk as WireChunk, type DocumentInfo } from "../../gen/frontdesk/v1/document_service_pb.js";
-import type { Chunk, DocumentSummary, UpsertStatus } from "../retrieval/index.js";
+import {
+  ChunkSchema,
+  DocumentInfoSchema,
+  ListItemUnitSchema,
+  ParagraphUnitSchema,
+  TableCellSchema,
+  TableRowUnitSchema,
+  UpsertStatus as WireUpsertStatus,
+  type Chunk as WireChunk,
+  type DocumentInfo,
+} from "../../gen/frontdesk/v1/document_service_pb.js";
+import type { Chunk, ChunkUnit, DocumentSummary, UpsertStatus } from "../retrieval/index.js";
 import { assertNever } from "./turn.js";
 
 export function upsertStatusToWire(status: UpsertStatus): WireUpsertStatus {
@@ -40,5 +50,29 @@ export function chunkToWire(chunk: Chunk): WireChunk {
     lang: chunk.lang,
     section: chunk.section,
     text: chunk.text,
+    sectionPath: [...chunk.sectionPath],
+    unit: unitToWire(chunk.unit),
   });
+}
+
+function unitToWire(unit: ChunkUnit): WireChunk["unit"] {
+  switch (unit.kind) {
+    case "paragraph":
+      return { case: "paragraph", value: create(ParagraphUnitSchema, {}) };
+    case "item":
+      return { case: "item", value: create(ListItemUnitSchema, { item: unit.item, ...(unit.leadIn === null ? {} : { leadIn: unit.leadIn }) }) };
+    case "row":
+      return {
+        case: "row",
+        value: create(TableRowUnitSchema, {
+          table: unit.table,
+          cells: unit.cells.map((cell) => create(TableCellSchema, cell)),
+          ...(unit.caption === null ? {} : { caption: unit.caption }),
+          ...(unit.rowLabel === null ? {} : { rowLabel: unit.rowLabel }),
+          ...(unit.rowHeaderColumn === null ? {} : { rowHeaderColumn: unit.rowHeaderColumn }),
+        }),
+      };
+    default:
+      return assertNever(unit);
+  }
 }

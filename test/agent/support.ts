@@ -66,7 +66,9 @@ export function chunk(chunkId: string, text: string, meta: Partial<Chunk> = {}):
     domain: meta.domain ?? "motor",
     lang: meta.lang ?? "en",
     section: meta.section ?? "",
+    sectionPath: meta.sectionPath ?? (meta.section === undefined || meta.section === "" ? [] : meta.section.split(" > ")),
     text,
+    unit: meta.unit ?? { kind: "paragraph" },
   };
 }
 

@@ -70,9 +70,9 @@ describe("frontdesk eval", () => {
     // The failure report: conversation, expected and actual outcome, rewritten query, top chunks.
     expect(out).toContain("✗ wrong-on-purpose (direct;");
     expect(out).toContain("expected: escalate (insufficient_retrieval) · language en");
-    expect(out).toMatch(/actual:\s+answer · citing contact-hours-en#\d+/u);
+    expect(out).toMatch(/actual:\s+answer · citing contact-hours-en#[0-9a-f]{12}/u);
     expect(out).toContain('rewritten query: "What are the call centre opening hours?"');
-    expect(out).toMatch(/top chunks:\n\s+\d\.\d{3}\s+contact-hours-en#\d+\s+Contact Channels and Opening Hours/u);
+    expect(out).toMatch(/top chunks:\n\s+\d\.\d{3}\s+contact-hours-en#[0-9a-f]{12}\s+Contact Channels and Opening Hours/u);
     expect(out).not.toContain("✗ dental-limit");
     const report = JSON.parse(await readFile(json, "utf8")) as EvalReport;
     expect(report.metrics.outcomeAccuracy).toEqual({ count: 2, of: 3, rate: 2 / 3 });

@@ -1,10 +1,13 @@
 import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { pino } from "pino";
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createApp as createRealApp } from "../../src/app/index.js";
 import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import { main } from "../../src/cli/main.js";
 import { APP_CLOSE_TIMEOUT_MS, oneLine, serveCommand, serveEnv, type CreateAppFn, type ServeApp } from "../../src/cli/serve.js";
@@ -194,4 +197,65 @@ describe("shutdown always ends", () => {
     expect(Date.now() - stopping).toBeLessThan(APP_CLOSE_TIMEOUT_MS + 2_000);
     expect(log.text()).toContain("the application did not close in time, stopping without it");
   }, 15_000);
+});
+
+describe("frontdesk serve with a start-up corpus that has bad documents", () => {
+  let corpus = "";
+  const front = (id: string, extra = "") => `---\nid: ${id}\ntitle: T\nproduct: p\ndomain: d\nlang: en\n${extra}---\n`;
+  beforeAll(async () => {
+    corpus = await mkdtemp(path.join(tmpdir(), "frontdesk-bad-corpus-"));
+    await writeFile(path.join(corpus, "good.md"), `${front("good")}A good document.`);
+    await writeFile(path.join(corpus, "no-lang.md"), "---\nid: no-lang\ntitle: T\nproduct: p\ndomain: d\n---\nText.");
+    await writeFile(path.join(corpus, "bad-domain.md"), `${front("bad-domain").replace("domain: d", "domain: Not A Slug")}Text.`);
+    await writeFile(path.join(corpus, "scan.pdf"), "not a pdf at all");
+  });
+  afterAll(() => rm(corpus, { recursive: true, force: true }));
+
+  const problems = () => [
+    `  ${path.join(corpus, "bad-domain.md")}: invalid domain "Not A Slug" (lower-case letters, digits and single dashes only)`,
+    `  ${path.join(corpus, "no-lang.md")}: missing metadata field(s): lang (front matter, a .metadata.json sidecar or defaults)`,
+    `  ${path.join(corpus, "scan.pdf")}: not a PDF file (no %PDF- header)`,
+  ];
+
+  test("stops with every bad document's path and reason at once, exit 1", async () => {
+    const { io: cmdIo, stderr } = io({ FRONTDESK_PORT: "0", FRONTDESK_CHECKPOINTER: "memory" });
+    const code = await serveCommand(["--corpus", corpus], cmdIo, { createApp: async () => createRealApp, waitForStop: async () => "test", logger: () => pino({ level: "silent" }) });
+    expect(code).toBe(1);
+    expect(stderr.text()).toBe(
+      ["frontdesk serve: 3 start-up corpus document(s) cannot be loaded (set FRONTDESK_CORPUS_SKIP_INVALID=true to serve the others):", ...problems()].join("\n") + "\n",
+    );
+  });
+
+  test("FRONTDESK_CORPUS_SKIP_INVALID=true serves the rest, logging each skipped document with its path and reason", async () => {
+    const log = capture();
+    let stop: (signal: string) => void = () => undefined;
+    const { io: cmdIo } = io({ FRONTDESK_PORT: "0", FRONTDESK_CHECKPOINTER: "memory", FRONTDESK_CORPUS_SKIP_INVALID: "true" });
+    const exit = serveCommand(["--corpus", corpus], cmdIo, {
+      createApp: async () => createRealApp,
+      waitForStop: () => new Promise((resolve) => (stop = resolve)),
+      logger: () => pino({ level: "warn" }, log.stream),
+    });
+    await waitFor(() => log.text().split("\n").filter((line) => line.includes("corpus document skipped")).length === 3);
+    const skipped = log
+      .text()
+      .split("\n")
+      .filter((line) => line.includes("corpus document skipped"))
+      .map((line) => JSON.parse(line) as { level: number; source: string; reason: string });
+    expect(skipped.map((entry) => `  ${entry.source}: ${entry.reason}`)).toEqual(problems());
+    expect(skipped.every((entry) => entry.level === 40)).toBe(true);
+    stop("SIGTERM");
+    expect(await exit).toBe(0);
+  });
+
+  test("the real executable exits 1 with the list", async () => {
+    const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, "bin/frontdesk.js"), "serve", "--port", "0", "--corpus", corpus], {
+      env: { ...process.env, FRONTDESK_CHECKPOINTER: "memory", FRONTDESK_LOG_LEVEL: "silent", FRONTDESK_API_KEYS: "", FRONTDESK_HOST: "127.0.0.1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let err = "";
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (err += c));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(1);
+    expect(err.split("\n").slice(1, 4)).toEqual(problems());
+  }, 30_000);
 });

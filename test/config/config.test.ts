@@ -102,10 +102,20 @@ describe("loadConfig: retrieval backends, embeddings, reranker, ingestion limits
     const config = loadConfig({}, "/srv/app");
     expect(config.retrieval.backend).toEqual({ kind: "embedded", documentStore: "file" });
     expect(config.retrieval.loadCorpus).toBe(true);
-    expect([config.retrieval.chunkChars, config.retrieval.chunkOverlapChars]).toEqual([700, 150]);
+    expect([config.retrieval.chunkChars, config.retrieval.tableContextRows, config.retrieval.corpusSkipInvalid]).toEqual([700, 40, false]);
     expect(config.embedding).toEqual({ kind: "local", dimension: 384 });
     expect(config.reranker).toEqual({ kind: "lexical" });
-    expect(config.ingest).toEqual({ maxChunkChars: 1_500, maxDocumentChars: 200_000, batchDocuments: 64, maxUpsertDocuments: 100, listPageSize: 100, maxSourceChars: 1_024 });
+    expect(config.ingest).toEqual({
+      maxChunkChars: 1_500,
+      maxDocumentChars: 200_000,
+      maxFileBytes: 20 * 1024 * 1024,
+      maxTableRows: 1_000,
+      maxUnits: 5_000,
+      batchDocuments: 64,
+      maxUpsertDocuments: 100,
+      listPageSize: 100,
+      maxSourceChars: 1_024,
+    });
     // A memory checkpointer means nothing on disk: the document store follows.
     expect(loadConfig({ FRONTDESK_CHECKPOINTER: "memory" }).retrieval.backend).toEqual({ kind: "embedded", documentStore: "memory" });
   });
@@ -151,7 +161,8 @@ describe("loadConfig: retrieval backends, embeddings, reranker, ingestion limits
   });
 
   it("refuses chunk sizes that cannot work together", () => {
-    expect(() => loadConfig({ FRONTDESK_CHUNK_CHARS: "200", FRONTDESK_CHUNK_OVERLAP_CHARS: "150" })).toThrow(/FRONTDESK_CHUNK_OVERLAP_CHARS/u);
+    // Units do not overlap: the old overlap setting is gone.
+    expect(() => loadConfig({ FRONTDESK_CHUNK_OVERLAP_CHARS: "150" })).not.toThrow();
     expect(() => loadConfig({ FRONTDESK_CHUNK_CHARS: "2000" })).toThrow(/FRONTDESK_MAX_CHUNK_CHARS/u);
   });
 });

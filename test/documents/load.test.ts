@@ -29,6 +29,15 @@ describe("metadata", () => {
     expect(result.kind === "ok" && result.document.blocks).toEqual([{ kind: "paragraph", text: "Text.", sectionPath: [], page: null }]);
   });
 
+  it("lets a caller's overrides win over the file and its sidecar, and hands back the Markdown to store", async () => {
+    const md = "---\nid: from-front-matter\ntitle: Front\nproduct: travel\ndomain: travel\nlang: en\n---\n\n## Cover\n\nText.\n";
+    const result = await parseDocumentBytes(encode(md), { path: "a.md", sidecar: sidecar({ product: "home" }), overrides: { id: "from-request", title: "", lang: "fa" } });
+    // An empty override is no override: the file's title stays.
+    expect(result).toMatchObject({ kind: "ok", document: { metadata: { id: "from-request", title: "Front", product: "travel", lang: "fa" } }, markdown: "## Cover\n\nText." });
+    const html = await parseDocumentBytes(encode("<h2>Cover</h2><p>Text *here*.</p>"), { path: "a.html", defaults: { id: "a", title: "T", product: "p", domain: "d", lang: "en" } });
+    expect(html).toMatchObject({ kind: "ok", markdown: "## Cover\n\nText \\*here\\*.\n" });
+  });
+
   it("names every missing field, and checks id, product and domain as slugs and lang as fa or en", async () => {
     const parse = (attributes: Record<string, string>) => parseDocumentBytes(encode("<p>Text.</p>"), { path: "a.html", sidecar: sidecar(attributes) });
     const good = { id: "a", title: "T", product: "travel", domain: "travel", lang: "fa" };

@@ -82,7 +82,24 @@ describe("unit rendering and bounds", () => {
     const md = `${FRONT}## Deductibles\n\n| Year | Deductible | Note |\n| --- | --- | --- |\n| 2024 | 5% | |\n| 2025 | 10% | new rule |\n`;
     const { units } = toUnits(await parseMarkdown(md));
     expect(units.map((unit) => unit.text)).toEqual(["Deductibles — Year: 2024; Deductible: 5%", "Deductibles — Year: 2025; Deductible: 10%; Note: new rule"]);
-    expect(units[0]).toMatchObject({ kind: "row", rowLabel: null, caption: "Deductibles", cells: [{ header: "Year", value: "2024" }, { header: "Deductible", value: "5%" }, { header: "Note", value: "" }] });
+    expect(units[0]).toMatchObject({
+      kind: "row",
+      table: "doc:t1",
+      rowLabel: null,
+      rowHeaderColumn: null,
+      caption: "Deductibles",
+      cells: [{ header: "Year", value: "2024" }, { header: "Deductible", value: "5%" }, { header: "Note", value: "" }],
+    });
+  });
+
+  it("rows carry a key shared by their table: the document id and the table's position", async () => {
+    const table = (label: string) => `| Plan | Price |\n| --- | --- |\n| ${label} | 10 |\n`;
+    const md = `${FRONT}## Prices\n\n${table("Plan A")}\nBetween the tables.\n\n${table("Plan B")}`;
+    const rows = toUnits(await parseMarkdown(md)).units.filter((unit) => unit.kind === "row");
+    expect(rows.map((unit) => [unit.table, unit.rowLabel, unit.rowHeaderColumn])).toEqual([
+      ["doc:t1", "Plan A", 0],
+      ["doc:t2", "Plan B", 0],
+    ]);
   });
 
   it("a row too long for one unit is split by cells, each piece keeping caption and row label", async () => {

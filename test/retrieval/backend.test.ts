@@ -8,9 +8,8 @@ import { openLocalDatabase } from "../../src/persistence/sqlite/database.js";
 import { createIngestTarget, createLocalEmbedder, createQdrantIndex, createRetrievalBackend } from "../../src/retrieval/index.js";
 import { startFakeHttp, type FakeHttpServer } from "../support/fake-http.js";
 import { startFakeQdrant, type FakeQdrant } from "../support/fake-qdrant.js";
+import { paragraphId } from "./helpers.js";
 import { FIXTURE_CORPUS } from "./retriever.conformance.js";
-
-const DOMAINS = ["motor", "health", "travel", "property"];
 
 describe("createRetrievalBackend", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "frontdesk-backend-"));
@@ -32,7 +31,6 @@ describe("createRetrievalBackend", () => {
   const options = (config: ReturnType<typeof loadConfig>) => ({
     logger: silentLogger,
     tenants: ["acme"],
-    domains: DOMAINS,
     openDatabase: () => openLocalDatabase(config.persistence.dataDir),
   });
 
@@ -126,6 +124,6 @@ describe("createRetrievalBackend", () => {
     const target = await createIngestTarget(qdrant, options(qdrant));
     await target.documents.upsert([{ id: "d", title: "T", product: "p", domain: "motor", lang: "en", body: "Body text.", tenantId: "acme" }]);
     const index = createQdrantIndex({ url: fake.url, collection: "ingest-target", embedder: createLocalEmbedder() });
-    expect((await index.getChunk("acme", "d#0"))?.text).toBe("T\n\nBody text.");
+    expect((await index.getChunk("acme", paragraphId("d", "Body text.")))?.text).toBe("Body text.");
   });
 });

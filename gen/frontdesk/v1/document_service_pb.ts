@@ -10,52 +10,59 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file frontdesk/v1/document_service.proto.
  */
 export const file_frontdesk_v1_document_service: GenFile = /*@__PURE__*/
-  fileDesc("CiNmcm9udGRlc2svdjEvZG9jdW1lbnRfc2VydmljZS5wcm90bxIMZnJvbnRkZXNrLnYxInIKCERvY3VtZW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB3Byb2R1Y3QYAyABKAkSDgoGZG9tYWluGAQgASgJEgwKBGxhbmcYBSABKAkSDAoEYm9keRgGIAEoCRIOCgZzb3VyY2UYByABKAkiQwoWVXBzZXJ0RG9jdW1lbnRzUmVxdWVzdBIpCglkb2N1bWVudHMYASADKAsyFi5mcm9udGRlc2sudjEuRG9jdW1lbnQiRgoXVXBzZXJ0RG9jdW1lbnRzUmVzcG9uc2USKwoHcmVzdWx0cxgBIAMoCzIaLmZyb250ZGVzay52MS5VcHNlcnRSZXN1bHQiZAoMVXBzZXJ0UmVzdWx0EhMKC2RvY3VtZW50X2lkGAEgASgJEioKBnN0YXR1cxgCIAEoDjIaLmZyb250ZGVzay52MS5VcHNlcnRTdGF0dXMSEwoLY2h1bmtfY291bnQYAyABKA0iLAoVRGVsZXRlRG9jdW1lbnRSZXF1ZXN0EhMKC2RvY3VtZW50X2lkGAEgASgJIhgKFkRlbGV0ZURvY3VtZW50UmVzcG9uc2UiTQoUTGlzdERvY3VtZW50c1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgNEhIKCnBhZ2VfdG9rZW4YAiABKAkSDgoGZG9tYWluGAMgASgJIl8KFUxpc3REb2N1bWVudHNSZXNwb25zZRItCglkb2N1bWVudHMYASADKAsyGi5mcm9udGRlc2sudjEuRG9jdW1lbnRJbmZvEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKTAQoMRG9jdW1lbnRJbmZvEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB3Byb2R1Y3QYAyABKAkSDgoGZG9tYWluGAQgASgJEgwKBGxhbmcYBSABKAkSDgoGc291cmNlGAYgASgJEhMKC2NodW5rX2NvdW50GAcgASgNEhQKDGNvbnRlbnRfaGFzaBgIIAEoCSIjCg9HZXRDaHVua1JlcXVlc3QSEAoIY2h1bmtfaWQYASABKAkiNgoQR2V0Q2h1bmtSZXNwb25zZRIiCgVjaHVuaxgBIAEoCzITLmZyb250ZGVzay52MS5DaHVuayKgAQoFQ2h1bmsSEAoIY2h1bmtfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkSEwoLY2h1bmtfaW5kZXgYAyABKA0SDQoFdGl0bGUYBCABKAkSDwoHcHJvZHVjdBgFIAEoCRIOCgZkb21haW4YBiABKAkSDAoEbGFuZxgHIAEoCRIPCgdzZWN0aW9uGAggASgJEgwKBHRleHQYCSABKAkqfwoMVXBzZXJ0U3RhdHVzEh0KGVVQU0VSVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNVUFNFUlRfU1RBVFVTX0FEREVEEAESGgoWVVBTRVJUX1NUQVRVU19SRVBMQUNFRBACEhsKF1VQU0VSVF9TVEFUVVNfVU5DSEFOR0VEEAMy8wIKD0RvY3VtZW50U2VydmljZRJeCg9VcHNlcnREb2N1bWVudHMSJC5mcm9udGRlc2sudjEuVXBzZXJ0RG9jdW1lbnRzUmVxdWVzdBolLmZyb250ZGVzay52MS5VcHNlcnREb2N1bWVudHNSZXNwb25zZRJbCg5EZWxldGVEb2N1bWVudBIjLmZyb250ZGVzay52MS5EZWxldGVEb2N1bWVudFJlcXVlc3QaJC5mcm9udGRlc2sudjEuRGVsZXRlRG9jdW1lbnRSZXNwb25zZRJYCg1MaXN0RG9jdW1lbnRzEiIuZnJvbnRkZXNrLnYxLkxpc3REb2N1bWVudHNSZXF1ZXN0GiMuZnJvbnRkZXNrLnYxLkxpc3REb2N1bWVudHNSZXNwb25zZRJJCghHZXRDaHVuaxIdLmZyb250ZGVzay52MS5HZXRDaHVua1JlcXVlc3QaHi5mcm9udGRlc2sudjEuR2V0Q2h1bmtSZXNwb25zZWIGcHJvdG8z");
+  fileDesc("CiNmcm9udGRlc2svdjEvZG9jdW1lbnRfc2VydmljZS5wcm90bxIMZnJvbnRkZXNrLnYxIpcBCghEb2N1bWVudBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdwcm9kdWN0GAMgASgJEg4KBmRvbWFpbhgEIAEoCRIMCgRsYW5nGAUgASgJEgwKBGJvZHkYBiABKAkSDgoGc291cmNlGAcgASgJEg8KB2NvbnRlbnQYCCABKAwSEgoKbWVkaWFfdHlwZRgJIAEoCSJDChZVcHNlcnREb2N1bWVudHNSZXF1ZXN0EikKCWRvY3VtZW50cxgBIAMoCzIWLmZyb250ZGVzay52MS5Eb2N1bWVudCJGChdVcHNlcnREb2N1bWVudHNSZXNwb25zZRIrCgdyZXN1bHRzGAEgAygLMhouZnJvbnRkZXNrLnYxLlVwc2VydFJlc3VsdCJ2CgxVcHNlcnRSZXN1bHQSEwoLZG9jdW1lbnRfaWQYASABKAkSKgoGc3RhdHVzGAIgASgOMhouZnJvbnRkZXNrLnYxLlVwc2VydFN0YXR1cxITCgtjaHVua19jb3VudBgDIAEoDRIQCgh3YXJuaW5ncxgEIAMoCSIsChVEZWxldGVEb2N1bWVudFJlcXVlc3QSEwoLZG9jdW1lbnRfaWQYASABKAkiGAoWRGVsZXRlRG9jdW1lbnRSZXNwb25zZSJNChRMaXN0RG9jdW1lbnRzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKA0SEgoKcGFnZV90b2tlbhgCIAEoCRIOCgZkb21haW4YAyABKAkiXwoVTGlzdERvY3VtZW50c1Jlc3BvbnNlEi0KCWRvY3VtZW50cxgBIAMoCzIaLmZyb250ZGVzay52MS5Eb2N1bWVudEluZm8SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIpMBCgxEb2N1bWVudEluZm8SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSDwoHcHJvZHVjdBgDIAEoCRIOCgZkb21haW4YBCABKAkSDAoEbGFuZxgFIAEoCRIOCgZzb3VyY2UYBiABKAkSEwoLY2h1bmtfY291bnQYByABKA0SFAoMY29udGVudF9oYXNoGAggASgJIiMKD0dldENodW5rUmVxdWVzdBIQCghjaHVua19pZBgBIAEoCSI2ChBHZXRDaHVua1Jlc3BvbnNlEiIKBWNodW5rGAEgASgLMhMuZnJvbnRkZXNrLnYxLkNodW5rIscCCgVDaHVuaxIQCghjaHVua19pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCRITCgtjaHVua19pbmRleBgDIAEoDRINCgV0aXRsZRgEIAEoCRIPCgdwcm9kdWN0GAUgASgJEg4KBmRvbWFpbhgGIAEoCRIMCgRsYW5nGAcgASgJEg8KB3NlY3Rpb24YCCABKAkSDAoEdGV4dBgJIAEoCRIUCgxzZWN0aW9uX3BhdGgYCiADKAkSMAoJcGFyYWdyYXBoGAsgASgLMhsuZnJvbnRkZXNrLnYxLlBhcmFncmFwaFVuaXRIABIqCgRpdGVtGAwgASgLMhouZnJvbnRkZXNrLnYxLkxpc3RJdGVtVW5pdEgAEikKA3JvdxgNIAEoCzIaLmZyb250ZGVzay52MS5UYWJsZVJvd1VuaXRIAEIGCgR1bml0Ig8KDVBhcmFncmFwaFVuaXQiPgoMTGlzdEl0ZW1Vbml0EhQKB2xlYWRfaW4YASABKAlIAIgBARIMCgRpdGVtGAIgASgJQgoKCF9sZWFkX2luIsMBCgxUYWJsZVJvd1VuaXQSDQoFdGFibGUYASABKAkSFAoHY2FwdGlvbhgCIAEoCUgAiAEBEhYKCXJvd19sYWJlbBgDIAEoCUgBiAEBEiYKBWNlbGxzGAQgAygLMhcuZnJvbnRkZXNrLnYxLlRhYmxlQ2VsbBIeChFyb3dfaGVhZGVyX2NvbHVtbhgFIAEoDUgCiAEBQgoKCF9jYXB0aW9uQgwKCl9yb3dfbGFiZWxCFAoSX3Jvd19oZWFkZXJfY29sdW1uIioKCVRhYmxlQ2VsbBIOCgZoZWFkZXIYASABKAkSDQoFdmFsdWUYAiABKAkqfwoMVXBzZXJ0U3RhdHVzEh0KGVVQU0VSVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNVUFNFUlRfU1RBVFVTX0FEREVEEAESGgoWVVBTRVJUX1NUQVRVU19SRVBMQUNFRBACEhsKF1VQU0VSVF9TVEFUVVNfVU5DSEFOR0VEEAMy8wIKD0RvY3VtZW50U2VydmljZRJeCg9VcHNlcnREb2N1bWVudHMSJC5mcm9udGRlc2sudjEuVXBzZXJ0RG9jdW1lbnRzUmVxdWVzdBolLmZyb250ZGVzay52MS5VcHNlcnREb2N1bWVudHNSZXNwb25zZRJbCg5EZWxldGVEb2N1bWVudBIjLmZyb250ZGVzay52MS5EZWxldGVEb2N1bWVudFJlcXVlc3QaJC5mcm9udGRlc2sudjEuRGVsZXRlRG9jdW1lbnRSZXNwb25zZRJYCg1MaXN0RG9jdW1lbnRzEiIuZnJvbnRkZXNrLnYxLkxpc3REb2N1bWVudHNSZXF1ZXN0GiMuZnJvbnRkZXNrLnYxLkxpc3REb2N1bWVudHNSZXNwb25zZRJJCghHZXRDaHVuaxIdLmZyb250ZGVzay52MS5HZXRDaHVua1JlcXVlc3QaHi5mcm9udGRlc2sudjEuR2V0Q2h1bmtSZXNwb25zZWIGcHJvdG8z");
 
 /**
- * A source document as the insurer writes it.
+ * A source document as the insurer writes it: Markdown in `body`, or a file's bytes in `content`
+ * (markdown, HTML, DOCX, PDF or plain text, by `media_type`).
  *
  * @generated from message frontdesk.v1.Document
  */
 export type Document = Message<"frontdesk.v1.Document"> & {
   /**
-   * Stable id, 1-128 characters of [A-Za-z0-9._-], starting with a letter or digit. Chunk ids
-   * are "<id>#<n>".
+   * Stable id: a slug (lower-case letters, digits and single dashes), at most 128 characters by
+   * default. Chunk ids are "<id>#<12 hex digits>" (with "-2", "-3"… for a repeated text),
+   * derived from the chunk's content. With `content`, may be empty when the file carries it
+   * (front matter, <meta name="frontdesk:id">).
    *
    * @generated from field: string id = 1;
    */
   id: string;
 
   /**
+   * With `content`, may be empty when the file has one (front matter, <title>, its first heading).
+   *
    * @generated from field: string title = 2;
    */
   title: string;
 
   /**
-   * Product key (e.g. "motor-third-party"); clarifying questions offer products as options.
+   * Product key, a slug (e.g. "motor-third-party"); clarifying questions offer products as
+   * options. With `content`, may be empty when the file carries it.
    *
    * @generated from field: string product = 3;
    */
   product: string;
 
   /**
-   * Business domain: the document's own slug (lower-case letters, digits, dashes). The tenant's
-   * domains are the ones its documents name.
+   * Business domain, a slug (e.g. "motor"): the document's own, not checked against a list.
+   * With `content`, may be empty when the file carries it.
    *
    * @generated from field: string domain = 4;
    */
   domain: string;
 
   /**
-   * "fa" or "en".
+   * "fa" or "en". With `content`, may be empty when the file carries it.
    *
    * @generated from field: string lang = 5;
    */
   lang: string;
 
   /**
-   * Markdown; "##" headings start sections, and chunks never span two sections. Not empty, at
-   * most the configured limit (default 200,000 characters).
+   * Markdown: paragraphs, lists and GFM tables; each paragraph, list item and table row is one
+   * chunk (a row with its table's caption and column headers). Not empty unless `content` is
+   * set; at most the configured limit (default 200,000 characters).
    *
    * @generated from field: string body = 6;
    */
@@ -67,6 +74,25 @@ export type Document = Message<"frontdesk.v1.Document"> & {
    * @generated from field: string source = 7;
    */
   source: string;
+
+  /**
+   * A file's bytes, parsed by `media_type`; `body` must then be empty. The fields above, when
+   * set, override what the file carries. At most the configured file size (default 20 MiB); the
+   * server accepts DocumentService requests of up to that plus 1 MiB, so one such file per call.
+   * A file with no text (a scanned PDF, a DOCX of images) is INVALID_ARGUMENT naming this field.
+   *
+   * @generated from field: bytes content = 8;
+   */
+  content: Uint8Array;
+
+  /**
+   * The media type of `content`: text/markdown, text/html,
+   * application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/pdf or
+   * text/plain (parameters such as charset are ignored). Required with `content`.
+   *
+   * @generated from field: string media_type = 9;
+   */
+  mediaType: string;
 };
 
 /**
@@ -134,6 +160,15 @@ export type UpsertResult = Message<"frontdesk.v1.UpsertResult"> & {
    * @generated from field: uint32 chunk_count = 3;
    */
   chunkCount: number;
+
+  /**
+   * What was repaired or bounded while reading the document, one line each (a ragged table row
+   * padded, merged cells repeated, a table cut at the configured row limit); the document was
+   * indexed.
+   *
+   * @generated from field: repeated string warnings = 4;
+   */
+  warnings: string[];
 };
 
 /**
@@ -192,7 +227,7 @@ export type ListDocumentsRequest = Message<"frontdesk.v1.ListDocumentsRequest"> 
   pageToken: string;
 
   /**
-   * Optional: only documents of this domain (a slug; no match is an empty page).
+   * Optional: only documents of this domain (a slug); no match is an empty page.
    *
    * @generated from field: string domain = 3;
    */
@@ -291,7 +326,8 @@ export const DocumentInfoSchema: GenMessage<DocumentInfo> = /*@__PURE__*/
  */
 export type GetChunkRequest = Message<"frontdesk.v1.GetChunkRequest"> & {
   /**
-   * "<document_id>#<chunk_index>", as cited.
+   * "<document_id>#<12 hex digits>" (optionally "-<n>"), as cited. A chunk whose text was edited
+   * since it was cited is NOT_FOUND: an id never names different text.
    *
    * @generated from field: string chunk_id = 1;
    */
@@ -339,7 +375,7 @@ export type Chunk = Message<"frontdesk.v1.Chunk"> & {
   documentId: string;
 
   /**
-   * Position in the document, from 0; neighbours are chunk_index - 1 and + 1.
+   * Position in the document, from 0 (neighbours are chunk_index - 1 and + 1); not part of the id.
    *
    * @generated from field: uint32 chunk_index = 3;
    */
@@ -373,9 +409,44 @@ export type Chunk = Message<"frontdesk.v1.Chunk"> & {
   section: string;
 
   /**
+   * The text as cited: a table row with its table's caption, row label and column headers, a
+   * list item with its heading and lead-in.
+   *
    * @generated from field: string text = 9;
    */
   text: string;
+
+  /**
+   * The headings the chunk sits under, outermost first (`section` joins them with " > ").
+   *
+   * @generated from field: repeated string section_path = 10;
+   */
+  sectionPath: string[];
+
+  /**
+   * What the chunk is, with its structure.
+   *
+   * @generated from oneof frontdesk.v1.Chunk.unit
+   */
+  unit: {
+    /**
+     * @generated from field: frontdesk.v1.ParagraphUnit paragraph = 11;
+     */
+    value: ParagraphUnit;
+    case: "paragraph";
+  } | {
+    /**
+     * @generated from field: frontdesk.v1.ListItemUnit item = 12;
+     */
+    value: ListItemUnit;
+    case: "item";
+  } | {
+    /**
+     * @generated from field: frontdesk.v1.TableRowUnit row = 13;
+     */
+    value: TableRowUnit;
+    case: "row";
+  } | { case: undefined; value?: undefined };
 };
 
 /**
@@ -384,6 +455,118 @@ export type Chunk = Message<"frontdesk.v1.Chunk"> & {
  */
 export const ChunkSchema: GenMessage<Chunk> = /*@__PURE__*/
   messageDesc(file_frontdesk_v1_document_service, 11);
+
+/**
+ * A paragraph (or a piece of a long one).
+ *
+ * @generated from message frontdesk.v1.ParagraphUnit
+ */
+export type ParagraphUnit = Message<"frontdesk.v1.ParagraphUnit"> & {
+};
+
+/**
+ * Describes the message frontdesk.v1.ParagraphUnit.
+ * Use `create(ParagraphUnitSchema)` to create a new message.
+ */
+export const ParagraphUnitSchema: GenMessage<ParagraphUnit> = /*@__PURE__*/
+  messageDesc(file_frontdesk_v1_document_service, 12);
+
+/**
+ * One item of a list.
+ *
+ * @generated from message frontdesk.v1.ListItemUnit
+ */
+export type ListItemUnit = Message<"frontdesk.v1.ListItemUnit"> & {
+  /**
+   * The sentence that introduces the list ("Travel insurance does not pay for:"), if any.
+   *
+   * @generated from field: optional string lead_in = 1;
+   */
+  leadIn?: string | undefined;
+
+  /**
+   * The item's own text, without its marker.
+   *
+   * @generated from field: string item = 2;
+   */
+  item: string;
+};
+
+/**
+ * Describes the message frontdesk.v1.ListItemUnit.
+ * Use `create(ListItemUnitSchema)` to create a new message.
+ */
+export const ListItemUnitSchema: GenMessage<ListItemUnit> = /*@__PURE__*/
+  messageDesc(file_frontdesk_v1_document_service, 13);
+
+/**
+ * One row of a table (or a piece of a long row), citable alone.
+ *
+ * @generated from message frontdesk.v1.TableRowUnit
+ */
+export type TableRowUnit = Message<"frontdesk.v1.TableRowUnit"> & {
+  /**
+   * Shared by the rows of one table: "<document_id>:t<n>", n the table's position in the document.
+   *
+   * @generated from field: string table = 1;
+   */
+  table: string;
+
+  /**
+   * @generated from field: optional string caption = 2;
+   */
+  caption?: string | undefined;
+
+  /**
+   * The cell that names the row ("Plan B"), if a column does.
+   *
+   * @generated from field: optional string row_label = 3;
+   */
+  rowLabel?: string | undefined;
+
+  /**
+   * Every cell of the row, verbatim, with its column header (empty where the table has none).
+   *
+   * @generated from field: repeated frontdesk.v1.TableCell cells = 4;
+   */
+  cells: TableCell[];
+
+  /**
+   * The column whose cell is the row label, from 0.
+   *
+   * @generated from field: optional uint32 row_header_column = 5;
+   */
+  rowHeaderColumn?: number | undefined;
+};
+
+/**
+ * Describes the message frontdesk.v1.TableRowUnit.
+ * Use `create(TableRowUnitSchema)` to create a new message.
+ */
+export const TableRowUnitSchema: GenMessage<TableRowUnit> = /*@__PURE__*/
+  messageDesc(file_frontdesk_v1_document_service, 14);
+
+/**
+ * @generated from message frontdesk.v1.TableCell
+ */
+export type TableCell = Message<"frontdesk.v1.TableCell"> & {
+  /**
+   * @generated from field: string header = 1;
+   */
+  header: string;
+
+  /**
+   * @generated from field: string value = 2;
+   */
+  value: string;
+};
+
+/**
+ * Describes the message frontdesk.v1.TableCell.
+ * Use `create(TableCellSchema)` to create a new message.
+ */
+export const TableCellSchema: GenMessage<TableCell> = /*@__PURE__*/
+  messageDesc(file_frontdesk_v1_document_service, 15);
 
 /**
  * @generated from enum frontdesk.v1.UpsertStatus

@@ -180,8 +180,7 @@ export function createStoreDocumentIndex(options: StoreDocumentIndexOptions): Do
     async getChunk(tenantId, chunkId) {
       const parsed = parseChunkId(chunkId);
       const document = parsed === null ? undefined : find(tenantId, parsed.documentId);
-      const chunk = document === undefined || parsed === null ? undefined : chunker.chunk(document)[parsed.chunkIndex];
-      return chunk?.chunkId === chunkId ? chunk : undefined;
+      return document === undefined ? undefined : chunker.chunk(document).find((chunk) => chunk.chunkId === chunkId);
     },
   };
 }

@@ -66,7 +66,23 @@ export interface EmbeddedRetriever extends Retriever {
 
 interface StoredDocument {
   summary: DocumentSummary;
+  /** In document order (chunkIndex). */
   chunks: Chunk[];
+  byId: Map<string, Chunk>;
+}
+
+/**
+ * Frozen all the way down: hits hand these objects to callers, and the indexes and the reranker's
+ * cache rely on them never changing.
+ */
+function freezeChunk(chunk: Chunk): Chunk {
+  Object.freeze(chunk.sectionPath);
+  if (chunk.unit.kind === "row") {
+    for (const cell of chunk.unit.cells) Object.freeze(cell);
+    Object.freeze(chunk.unit.cells);
+  }
+  Object.freeze(chunk.unit);
+  return Object.freeze(chunk);
 }
 
 /**
@@ -75,7 +91,7 @@ interface StoredDocument {
  * Qdrant retriever implements the same `Retriever` contract for scale-out.
  */
 export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): EmbeddedRetriever {
-  const { embedder, candidates, rrfK, contextWindow, minScore, chunker, bm25, reranker: configured } = resolveHybridOptions(options);
+  const { embedder, candidates, rrfK, context, minScore, chunker, bm25, reranker: configured } = resolveHybridOptions(options);
   const sparse = createSparseIndex(bm25);
   const dense = createDenseIndex({ dimension: embedder.dimension });
   const reranker = configured ?? createLexicalReranker({ termStats: (tenantId) => sparse.termStats(tenantId) });
@@ -127,9 +143,7 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
       report.statuses[position] = "unchanged";
       return null;
     }
-    // Frozen: hits hand these objects to callers, and the indexes and reranker cache rely on
-    // them never changing.
-    return { position, document, contentHash, chunks: chunker.chunk(document).map((chunk) => Object.freeze(chunk)) };
+    return { position, document, contentHash, chunks: chunker.chunk(document).map(freezeChunk) };
   };
 
   const apply = ({ position, document, contentHash, chunks }: Prepared, vectors: readonly Float32Array[], report: AddReport): void => {
@@ -148,6 +162,7 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
     documents.set(id, {
       summary: { id, tenantId, title, product, domain, lang, source, chunkCount: chunks.length, contentHash },
       chunks,
+      byId: new Map(chunks.map((chunk) => [chunk.chunkId, chunk])),
     });
     (replaced ? report.replaced : report.added).push(id);
     report.statuses[position] = replaced ? "replaced" : "added";
@@ -173,8 +188,7 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
   const getChunk = (tenantId: string, chunkId: string): Chunk | undefined => {
     const parsed = parseChunkId(chunkId);
     if (parsed === null) return undefined;
-    const chunk = findDocument(tenantId, parsed.documentId)?.chunks[parsed.chunkIndex];
-    return chunk?.chunkId === chunkId ? chunk : undefined;
+    return findDocument(tenantId, parsed.documentId)?.byId.get(chunkId);
   };
 
   return {
@@ -243,7 +257,7 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
               fusedScore: item.score,
               rerankScore: score,
             },
-            neighbors: neighborsOf(chunk, findDocument(chunk.tenantId, chunk.documentId)?.chunks ?? [], contextWindow),
+            neighbors: neighborsOf(chunk, findDocument(chunk.tenantId, chunk.documentId)?.chunks ?? [], context),
           },
         ];
       });

@@ -1,18 +1,42 @@
 import type { Chunk } from "../types.js";
 
 /**
- * Context-window expansion: a hit comes with up to `window` chunks on each side of it in its
- * document, so a fact cut at a chunk boundary still reaches the answer. The embedded index takes
- * them from the document it holds; Qdrant fetches `windowRange` of each hit in one scroll.
+ * Context-window expansion: a hit comes with the chunks a reader needs around it. A table row
+ * comes with the other rows of its table (up to `tableRows` of them, the nearest ones), so the
+ * whole table is seen; any other unit with up to `window` chunks on each side of it. The embedded
+ * index takes them from the document it holds; Qdrant fetches `windowRange` of each hit in one
+ * scroll.
  */
 
-/** The chunk indexes a hit's window covers, itself included, clipped at the document start. */
-export function windowRange(chunk: Chunk, window: number): { gte: number; lte: number } {
-  return { gte: Math.max(0, chunk.chunkIndex - window), lte: chunk.chunkIndex + window };
+export interface ContextWindow {
+  /** Chunks on each side of a hit that is not a table row (FRONTDESK_CONTEXT_WINDOW). */
+  window: number;
+  /** Other rows of its table returned with a row hit (FRONTDESK_TABLE_CONTEXT_ROWS). */
+  tableRows: number;
 }
 
-/** The neighbours of `chunk` among chunks of its document (in document order): within `window`, without itself. */
-export function neighborsOf(chunk: Chunk, documentChunks: readonly Chunk[], window: number): Chunk[] {
-  if (window === 0) return [];
-  return documentChunks.filter((other) => other.chunkIndex !== chunk.chunkIndex && Math.abs(other.chunkIndex - chunk.chunkIndex) <= window);
+/**
+ * The chunk indexes a hit's expansion can come from, itself included, clipped at the document
+ * start: a table's rows are consecutive units, so its nearest `tableRows` rows lie within that
+ * distance of the hit.
+ */
+export function windowRange(chunk: Chunk, context: ContextWindow): { gte: number; lte: number } {
+  const reach = chunk.unit.kind === "row" ? context.tableRows : context.window;
+  return { gte: Math.max(0, chunk.chunkIndex - reach), lte: chunk.chunkIndex + reach };
+}
+
+/** The neighbours of `chunk` among chunks of its document (in any order), in document order, without itself. */
+export function neighborsOf(chunk: Chunk, documentChunks: readonly Chunk[], context: ContextWindow): Chunk[] {
+  const unit = chunk.unit;
+  if (unit.kind === "row") {
+    if (context.tableRows === 0) return [];
+    const rows = documentChunks.filter((other) => other.chunkIndex !== chunk.chunkIndex && other.unit.kind === "row" && other.unit.table === unit.table);
+    const distance = (other: Chunk): number => Math.abs(other.chunkIndex - chunk.chunkIndex);
+    const nearest = rows.length <= context.tableRows ? rows : [...rows].sort((a, b) => distance(a) - distance(b) || a.chunkIndex - b.chunkIndex).slice(0, context.tableRows);
+    return [...nearest].sort((a, b) => a.chunkIndex - b.chunkIndex);
+  }
+  if (context.window === 0) return [];
+  return documentChunks
+    .filter((other) => other.chunkIndex !== chunk.chunkIndex && Math.abs(other.chunkIndex - chunk.chunkIndex) <= context.window)
+    .sort((a, b) => a.chunkIndex - b.chunkIndex);
 }

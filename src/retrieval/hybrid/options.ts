@@ -1,6 +1,7 @@
 import type { Embedder, Reranker } from "../types.js";
 import { resolveBm25, type Bm25Parameters } from "./bm25.js";
 import { createChunker, type Chunker, type ChunkerOptions } from "./chunker.js";
+import type { ContextWindow } from "./context-window.js";
 
 /** What every hybrid retriever (embedded, Qdrant) is tuned with; defaults are the same for both. */
 export interface HybridRetrievalOptions {
@@ -12,11 +13,13 @@ export interface HybridRetrievalOptions {
   candidates?: number;
   /** RRF's k, in the paper's form (rank from 1). Default 60. */
   rrfK?: number;
-  /** Neighbours on each side returned with a hit (context-window expansion). Default 1. */
+  /** Neighbours on each side returned with a hit that is not a table row (context-window expansion). Default 1. */
   contextWindow?: number;
+  /** Other rows of its table returned with a table-row hit. Default 40. */
+  tableContextRows?: number;
   /** Hits whose final score is below this are dropped. Default 0 (keep all). */
   minScore?: number;
-  /** Chunking; a `Chunker` or its options. Default `createChunker()` (700 chars, 150 overlap). */
+  /** Chunking; a `Chunker` or its options. Default `createChunker()` (700 chars). */
   chunker?: Chunker | ChunkerOptions;
   /** BM25 parameters of the sparse weights. Default k1 1.2, b 0.75. */
   bm25?: Partial<Bm25Parameters>;
@@ -29,7 +32,7 @@ export interface HybridSettings {
   reranker: Reranker | undefined;
   candidates: number;
   rrfK: number;
-  contextWindow: number;
+  context: ContextWindow;
   minScore: number;
   chunker: Chunker;
   bm25: Bm25Parameters;
@@ -39,15 +42,17 @@ export interface HybridSettings {
 export function resolveHybridOptions(options: HybridRetrievalOptions): HybridSettings {
   const candidates = options.candidates ?? 30;
   const contextWindow = options.contextWindow ?? 1;
+  const tableContextRows = options.tableContextRows ?? 40;
   if (!Number.isInteger(candidates) || candidates < 1) throw new RangeError(`candidates must be a positive integer, got ${candidates}`);
   if (!Number.isInteger(contextWindow) || contextWindow < 0) throw new RangeError(`contextWindow must be an integer >= 0, got ${contextWindow}`);
+  if (!Number.isInteger(tableContextRows) || tableContextRows < 0) throw new RangeError(`tableContextRows must be an integer >= 0, got ${tableContextRows}`);
   const chunker = isChunker(options.chunker) ? options.chunker : createChunker(options.chunker);
   return {
     embedder: options.embedder,
     reranker: options.reranker,
     candidates,
     rrfK: options.rrfK ?? 60,
-    contextWindow,
+    context: { window: contextWindow, tableRows: tableContextRows },
     minScore: options.minScore ?? 0,
     chunker,
     bm25: resolveBm25(options.bm25),

@@ -1,7 +1,7 @@
 import type { DocumentIndex, UpsertOutcome } from "../document-index.js";
 import type { SourceDocument } from "../types.js";
-import type { CorpusProblem, ParseResult } from "./corpus.js";
-import { checkDocumentSize, type DocumentRules } from "./rules.js";
+import type { CorpusProblem, CorpusWarning, ParseResult } from "./corpus.js";
+import { checkDocument, mergeWarnings, type DocumentRules } from "./rules.js";
 
 /**
  * Ingestion: documents read by read.ts, checked against the size limits (rules.ts), and the
@@ -25,6 +25,8 @@ export interface IngestOptions {
   onProgress?: (progress: IngestProgress) => void;
   /** Called for each bad document as soon as it is found. */
   onProblem?: (problem: CorpusProblem) => void;
+  /** Called for each warning of a document that is ingested (a ragged row, a truncated table). */
+  onWarning?: (warning: CorpusWarning) => void;
   signal?: AbortSignal;
 }
 
@@ -36,6 +38,8 @@ export interface IngestReport {
   chunks: number;
   /** Bad documents, in input order. */
   failed: CorpusProblem[];
+  /** What was repaired or bounded in the documents that were written, in input order. */
+  warnings: CorpusWarning[];
 }
 
 /** The index failed (a dependency is down) part-way; `report` says what was done before. */
@@ -51,7 +55,7 @@ export class IngestInterruptedError extends Error {
 
 /** Checks and writes documents in batches; bad ones are reported and skipped. */
 export async function ingestDocuments(results: AsyncIterable<ParseResult>, options: IngestOptions): Promise<IngestReport> {
-  const report: IngestReport = { added: 0, replaced: 0, unchanged: 0, chunks: 0, failed: [] };
+  const report: IngestReport = { added: 0, replaced: 0, unchanged: 0, chunks: 0, failed: [], warnings: [] };
   const progress: IngestProgress = { read: 0, written: 0, failed: 0 };
   let batch: SourceDocument[] = [];
 
@@ -86,9 +90,17 @@ export async function ingestDocuments(results: AsyncIterable<ParseResult>, optio
     if (result.kind === "invalid") {
       fail({ source: result.source, reason: result.reason, ...(result.field === undefined ? {} : { field: result.field }) });
     } else {
-      const problem = checkDocumentSize(result.document, options.rules);
-      if (problem === null) batch.push(result.document);
-      else fail({ source: result.document.source ?? result.document.id, ...problem });
+      const source = result.document.source ?? result.document.id;
+      const check = checkDocument(result.document, options.rules);
+      if (check.kind === "invalid") fail({ source, field: check.field, reason: check.reason });
+      else {
+        batch.push(result.document);
+        for (const warning of mergeWarnings(result.warnings, check.warnings)) {
+          const item = { source, code: warning.code, message: warning.message };
+          report.warnings.push(item);
+          options.onWarning?.(item);
+        }
+      }
     }
     if (batch.length >= options.batchDocuments) await flush();
     else options.onProgress?.({ ...progress });

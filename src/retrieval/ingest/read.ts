@@ -1,14 +1,18 @@
 import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
-import { documentFromFields, isDocumentFile, listDocumentFiles, parseDocument, type ParseOptions, type ParseResult } from "./corpus.js";
+import { stat } from "node:fs/promises";
+import { listDocumentFiles, mediaTypeOf, type Fields } from "../../documents/index.js";
+import { documentFromFields, parseDocumentFile, type FileOptions, type ParseResult } from "./corpus.js";
 
 /**
- * Reading documents for ingestion: a folder of markdown/text files with front matter, a JSONL
- * file, or one file. Every bad document comes out as an "invalid" result with where it came from
- * and why; nothing here throws for one bad document.
+ * Reading documents for ingestion: a folder of document files, a JSONL file, or one file. Every
+ * bad document comes out as an "invalid" result with where it came from and why; nothing here
+ * throws for one bad document.
  */
 
-export type ReadOptions = Omit<ParseOptions, "source">;
+export interface ReadOptions extends FileOptions {
+  /** FRONTDESK_MAX_ID_CHARS for JSONL records (files take it from `limits`). Default 128. */
+  maxIdChars?: number;
+}
 
 /** Input kinds `readDocuments` understands, decided from the path. */
 export type InputKind = "directory" | "jsonl" | "file";
@@ -17,16 +21,18 @@ export async function inputKind(path: string): Promise<InputKind> {
   const info = await stat(path);
   if (info.isDirectory()) return "directory";
   if (/\.jsonl$/iu.test(path)) return "jsonl";
-  if (isDocumentFile(path)) return "file";
-  throw new Error(`${path}: expected a directory, a .jsonl file, or a .md/.txt file`);
+  if (mediaTypeOf({ path }) !== null) return "file";
+  throw new Error(`${path}: expected a directory, a .jsonl file, or a .md/.markdown/.txt/.html/.htm/.docx/.pdf file`);
 }
 
-/** How many documents `readDocuments` will yield for `path` (files, or non-blank JSONL lines), for progress bars. */
+/** How many results `readDocuments` will yield for `path` (files and orphan sidecars, or non-blank JSONL lines), for progress bars. */
 export async function countDocuments(path: string): Promise<number> {
   const kind = await inputKind(path);
   switch (kind) {
-    case "directory":
-      return (await listDocumentFiles(path)).length;
+    case "directory": {
+      const { files, problems } = await listDocumentFiles(path);
+      return files.length + problems.length;
+    }
     case "file":
       return 1;
     case "jsonl": {
@@ -42,9 +48,10 @@ export async function countDocuments(path: string): Promise<number> {
 }
 
 /**
- * Reads documents from a directory, a JSONL file or a single file, one result per document, in a
- * deterministic order. A second document with an id already seen in this input is reported and
- * skipped: ids are citation keys, unique per tenant.
+ * Reads documents from a directory (every format the document model reads, with sidecars), a
+ * JSONL file or a single file, one result per document, in a deterministic order; a file is read
+ * only when its turn comes, so memory stays flat for any folder. A second document with an id
+ * already seen in this input is reported and skipped: ids are citation keys, unique per tenant.
  */
 export async function* readDocuments(path: string, options: ReadOptions): AsyncGenerator<ParseResult> {
   const kind = await inputKind(path);
@@ -64,11 +71,13 @@ export async function* readDocuments(path: string, options: ReadOptions): AsyncG
 }
 
 async function* readDirectory(dir: string, options: ReadOptions): AsyncGenerator<ParseResult & { source: string }> {
-  for (const path of await listDocumentFiles(dir)) yield withSource(parseDocument(await readFile(path), { ...options, source: path }), path);
+  const { files, problems } = await listDocumentFiles(dir);
+  for (const path of files) yield withSource(await parseDocumentFile(path, options), path);
+  for (const problem of problems) yield { kind: "invalid", source: problem.source, reason: problem.reason };
 }
 
 async function* readSingle(path: string, options: ReadOptions): AsyncGenerator<ParseResult & { source: string }> {
-  yield withSource(parseDocument(await readFile(path), { ...options, source: path }), path);
+  yield withSource(await parseDocumentFile(path, options), path);
 }
 
 function withSource(result: ParseResult, source: string): ParseResult & { source: string } {
@@ -112,11 +121,13 @@ async function* readJsonl(path: string, options: ReadOptions): AsyncGenerator<Pa
       yield invalid(`field "${wrongType}" must be a string`, wrongType);
       continue;
     }
+    // The ingest flags fill what a record leaves out, as they do for files.
+    const defaults: Fields = options.defaults ?? {};
     const get = (field: string): string | undefined => {
       const value = fields.get(field);
-      return typeof value === "string" ? value : undefined;
+      return typeof value === "string" && value.trim() !== "" ? value : field === "body" || field === "id" ? undefined : defaults[field as keyof Fields];
     };
-    yield withSource(documentFromFields(get, { ...options, source }), source);
+    yield withSource(documentFromFields(get, { tenantId: options.tenantId, source, ...(options.maxIdChars === undefined ? {} : { maxIdChars: options.maxIdChars }) }), source);
   }
 }
 

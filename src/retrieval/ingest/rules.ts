@@ -1,48 +1,71 @@
+import type { DocumentWarning } from "../../documents/index.js";
 import { searchableText, type Chunker } from "../hybrid/chunker.js";
 import type { SourceDocument } from "../types.js";
 
-/** The size limits every ingested document is held to (the same for the CLI and the API). */
+/** The limits every ingested document is held to (the same for the CLI, the API and the start-up corpus). */
 export interface DocumentRules {
-  /** The chunker documents will be cut with. */
+  /** The chunker documents will be cut with (FRONTDESK_CHUNK_CHARS, FRONTDESK_MAX_TABLE_ROWS, FRONTDESK_MAX_UNITS). */
   chunker: Chunker;
   /** FRONTDESK_MAX_CHUNK_CHARS: the most text embedded for one chunk (title, heading path, text). */
   maxChunkChars: number;
-  /** FRONTDESK_MAX_DOCUMENT_CHARS: a document's body. */
+  /** FRONTDESK_MAX_DOCUMENT_CHARS: a document's (Markdown) body. */
   maxDocumentChars: number;
+  /** FRONTDESK_MAX_FILE_BYTES: a document file or an upload's bytes, checked before parsing. */
+  maxFileBytes: number;
+  /** FRONTDESK_MAX_ID_CHARS: a document's id, product and domain. */
+  maxIdChars: number;
 }
 
-export interface DocumentProblem {
-  field: "title" | "body";
-  reason: string;
-}
+export type DocumentCheck =
+  | { kind: "ok"; chunkCount: number; warnings: DocumentWarning[] }
+  | { kind: "invalid"; field: "title" | "body"; reason: string };
 
 /**
- * Size problems of an otherwise valid document, or null. A chunk is "over the size limit" when
- * its embedded text (title, heading path and text) exceeds `maxChunkChars`, or when the body holds
- * an unbroken run of characters longer than a chunk: the chunker could only cut it mid-token, and
- * such runs (an inlined image, a table without spaces) are noise in an index, not content.
+ * Checks an otherwise valid document against the size limits, and chunks it once to do so: the
+ * body's length; an unbroken run of characters longer than a chunk (the chunker could only cut
+ * it mid-token, and such runs — an inlined image, a table without spaces — are noise in an
+ * index, not content); a document with nothing to index (headings only); a chunk whose embedded
+ * text (title, heading path and text) exceeds `maxChunkChars`. What the chunker repaired or
+ * bounded (a ragged row, a table cut at FRONTDESK_MAX_TABLE_ROWS) comes back as warnings.
  */
-export function checkDocumentSize(document: SourceDocument, rules: DocumentRules): DocumentProblem | null {
+export function checkDocument(document: SourceDocument, rules: DocumentRules): DocumentCheck {
   if (document.body.length > rules.maxDocumentChars) {
-    return { field: "body", reason: `body of ${document.body.length} characters is over the limit of ${rules.maxDocumentChars}` };
+    return { kind: "invalid", field: "body", reason: `body of ${document.body.length} characters is over the limit of ${rules.maxDocumentChars}` };
   }
   const run = longestRun(document.body);
   if (run > rules.chunker.maxChars) {
     return {
+      kind: "invalid",
       field: "body",
       reason: `chunk over the size limit: an unbroken run of ${run} characters cannot fit in a chunk of ${rules.chunker.maxChars}`,
     };
   }
-  for (const chunk of rules.chunker.chunk(document)) {
+  const { chunks, warnings } = rules.chunker.analyze(document);
+  if (chunks.length === 0) return { kind: "invalid", field: "body", reason: "no text to index (headings only?)" };
+  for (const chunk of chunks) {
     const length = searchableText(chunk).length;
     if (length > rules.maxChunkChars) {
       return {
+        kind: "invalid",
         field: document.title.length + chunk.section.length > rules.maxChunkChars - rules.chunker.maxChars ? "title" : "body",
         reason: `chunk ${chunk.chunkIndex} over the size limit: ${length} characters of title, headings and text (limit ${rules.maxChunkChars})`,
       };
     }
   }
-  return null;
+  return { kind: "ok", chunkCount: chunks.length, warnings };
+}
+
+/** Warnings of one document from several stages (parsing, chunking), each said once. */
+export function mergeWarnings(...lists: readonly (readonly DocumentWarning[])[]): DocumentWarning[] {
+  const seen = new Set<string>();
+  const out: DocumentWarning[] = [];
+  for (const warning of lists.flat()) {
+    const key = `${warning.code}\u0000${warning.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(warning);
+  }
+  return out;
 }
 
 function longestRun(text: string): number {

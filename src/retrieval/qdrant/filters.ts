@@ -1,10 +1,13 @@
 import type { Schemas } from "@qdrant/js-client-rest";
-import { windowRange } from "../hybrid/context-window.js";
+import { windowRange, type ContextWindow } from "../hybrid/context-window.js";
 import type { Chunk, RetrievalRequest } from "../types.js";
+import { PAYLOAD_VERSION } from "./payload.js";
 
 /**
  * Every filter the backend sends. Each one starts with the tenant: Qdrant's tenant index keeps
- * the scan inside one tenant's points, and no request may read across tenants.
+ * the scan inside one tenant's points, and no request may read across tenants. Reads also match
+ * the payload version: points an older frontdesk wrote are not served until their document is
+ * upserted again (see PAYLOAD_VERSION).
  */
 
 export type Filter = Schemas["Filter"];
@@ -12,45 +15,63 @@ type Condition = Schemas["Condition"];
 
 const match = (key: string, value: string): Condition => ({ key, match: { value } });
 const tenant = (tenantId: string): Condition => match("tenant_id", tenantId);
+const current: Condition = { key: "payload_version", match: { value: PAYLOAD_VERSION } };
 const chunkIndex = (value: number): Condition => ({ key: "chunk_index", match: { value } });
 
 /** The filter of every search: the tenant always, then the request's domain and documents. */
 export function requestFilter(request: Pick<RetrievalRequest, "tenantId" | "domain" | "documentIds">): Filter {
-  const must: Condition[] = [tenant(request.tenantId)];
+  const must: Condition[] = [tenant(request.tenantId), current];
   if (request.domain !== undefined && request.domain !== "") must.push(match("domain", request.domain));
   if (request.documentIds !== undefined) must.push({ key: "document_id", match: { any: [...request.documentIds] } });
   return { must };
 }
 
-/** Every point of one document. */
+/** Every point of one document, of any payload version. */
 export function documentFilter(tenantId: string, documentId: string): Filter {
   return { must: [tenant(tenantId), match("document_id", documentId)] };
 }
 
-/** One chunk, by document and position. */
-export function chunkFilter(tenantId: string, documentId: string, index: number): Filter {
-  return { must: [tenant(tenantId), match("document_id", documentId), chunkIndex(index)] };
+/** One chunk, by its id. */
+export function chunkFilter(tenantId: string, documentId: string, chunkId: string): Filter {
+  return { must: [tenant(tenantId), current, match("document_id", documentId), match("chunk_id", chunkId)] };
 }
 
-/** Chunk 0 of these documents: their document records. */
+/** Chunk 0 of these documents, of any payload version: their document records. */
 export function recordsFilter(tenantId: string, documentIds: readonly string[]): Filter {
   return { must: [tenant(tenantId), chunkIndex(0), { key: "document_id", match: { any: [...documentIds] } }] };
 }
 
 /** Chunk 0 of every document of the tenant (of one domain, when given): a listing. */
 export function listingFilter(tenantId: string, domain: string | undefined): Filter {
-  const must: Condition[] = [tenant(tenantId), chunkIndex(0)];
+  const must: Condition[] = [tenant(tenantId), current, chunkIndex(0)];
   if (domain !== undefined) must.push(match("domain", domain));
   return { must };
 }
 
-/** A document's chunks from `from` on: the stale tail a shorter new version leaves. */
-export function tailFilter(tenantId: string, documentId: string, from: number): Filter {
-  return { must: [tenant(tenantId), match("document_id", documentId), { key: "chunk_index", range: { gte: from } }] };
+/** A document's points other than `keep`: what a new version no longer has (edited units, a shorter tail, old-version points). */
+export function staleFilter(tenantId: string, documentId: string, keep: readonly string[]): Filter {
+  return { must: documentFilter(tenantId, documentId).must, must_not: [{ has_id: [...keep] }] };
 }
 
-/** The context windows of these hits (see windowRange), in one filter. */
-export function windowsFilter(tenantId: string, hits: readonly Chunk[], window: number): Filter {
-  const should: Condition[] = hits.map((chunk) => ({ must: [match("document_id", chunk.documentId), { key: "chunk_index", range: windowRange(chunk, window) }] }));
-  return { must: [tenant(tenantId)], should };
+/** Points of another payload version: what an upgrade has still to rewrite. */
+export function outdatedFilter(): Filter {
+  return { must_not: [current] };
+}
+
+/**
+ * The context windows of these hits (see windowRange), in one filter: a row's table (by its key,
+ * within its reach), any other unit's neighbours by position. Null when no hit has any.
+ */
+export function windowsFilter(tenantId: string, hits: readonly Chunk[], context: ContextWindow): { filter: Filter; limit: number } | null {
+  const should: Condition[] = [];
+  let limit = 0;
+  for (const chunk of hits) {
+    const range = windowRange(chunk, context);
+    if (range.lte === chunk.chunkIndex) continue;
+    const conditions: Condition[] = [match("document_id", chunk.documentId), { key: "chunk_index", range }];
+    if (chunk.unit.kind === "row") conditions.push(match("table", chunk.unit.table));
+    should.push({ must: conditions });
+    limit += range.lte - range.gte + 1;
+  }
+  return should.length === 0 ? null : { filter: { must: [tenant(tenantId), current], should }, limit };
 }

@@ -1,9 +1,11 @@
+import type { Schemas } from "@qdrant/js-client-rest";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../../dependency/retry.js";
 import type { DocumentIndex } from "../document-index.js";
 import { resolveHybridOptions, type HybridRetrievalOptions } from "../hybrid/options.js";
 import { createLexicalReranker } from "../rerank/lexical.js";
 import type { Retriever } from "../types.js";
 import { createCollectionClient } from "./client.js";
+import { outdatedFilter } from "./filters.js";
 import { createQdrantReader } from "./reads.js";
 import { createQdrantTaxonomy } from "./taxonomy.js";
 import { collectionRecord, ensureCollection, type SparseWeighting } from "./schema.js";
@@ -40,6 +42,11 @@ export interface QdrantIndex extends Retriever, DocumentIndex {
    * CollectionSchemaError on a mismatch. Call once at start-up.
    */
   ensureCollection(signal?: AbortSignal): Promise<"created" | "verified">;
+  /**
+   * About how many points were written with another payload version (an older frontdesk): they
+   * are not served until their documents are upserted again. 0 for a current collection.
+   */
+  countOutdated(signal?: AbortSignal): Promise<number>;
 }
 
 /**
@@ -49,7 +56,7 @@ export interface QdrantIndex extends Retriever, DocumentIndex {
  * carries the tenant filter. The same `Retriever` contract as the embedded index.
  */
 export function createQdrantIndex(options: QdrantIndexOptions): QdrantIndex {
-  const { embedder, reranker, candidates, rrfK, contextWindow, minScore, chunker, bm25 } = resolveHybridOptions(options);
+  const { embedder, reranker, candidates, rrfK, context, minScore, chunker, bm25 } = resolveHybridOptions(options);
   const weighting: SparseWeighting = { averageLength: options.sparseAverageLength ?? 60, bm25 };
   const client = createCollectionClient({
     url: options.url,
@@ -59,11 +66,13 @@ export function createQdrantIndex(options: QdrantIndexOptions): QdrantIndex {
     retry: options.retry ?? DEFAULT_RETRY_POLICY,
   });
   const record = collectionRecord(embedder, weighting);
-  const reader = createQdrantReader({ client, embedder, reranker: reranker ?? createLexicalReranker(), candidates, rrfK, contextWindow, minScore });
+  const reader = createQdrantReader({ client, embedder, reranker: reranker ?? createLexicalReranker(), candidates, rrfK, context, minScore });
   const writer = createQdrantWriter({ client, embedder, chunker, weighting, upsertPoints: options.upsertPoints ?? 128 });
   const taxonomies = createQdrantTaxonomy(client, options.taxonomyTtlMs ?? 60_000);
   return {
     ensureCollection: (signal) => ensureCollection(client, embedder, record, signal),
+    countOutdated: async (signal) =>
+      (await client.call<Schemas["CountResult"]>("count", (init) => client.api.countPoints({ collection_name: client.collection, filter: outdatedFilter(), exact: false }, init), signal)).count,
     retrieve: reader.retrieve,
     listDocuments: reader.listDocuments,
     getChunk: reader.getChunk,

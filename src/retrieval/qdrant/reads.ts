@@ -1,7 +1,7 @@
 import type { Schemas } from "@qdrant/js-client-rest";
 import { encodePageToken, pageTokenField, parseChunkId, type DocumentPage, type DocumentSummary, type ListOptions } from "../document-index.js";
 import { querySparseVector, type SparseVector } from "../hybrid/bm25.js";
-import { neighborsOf } from "../hybrid/context-window.js";
+import { neighborsOf, type ContextWindow } from "../hybrid/context-window.js";
 import { checkRequest, cut, embedQuery, rerank } from "../hybrid/pipeline.js";
 import { RetrievalUnavailableError, type Chunk, type Embedder, type Reranker, type RetrievalRequest, type RetrievalResult, type RetrievedChunk } from "../types.js";
 import type { CollectionClient } from "./client.js";
@@ -15,7 +15,7 @@ export interface QdrantReaderOptions {
   reranker: Reranker;
   candidates: number;
   rrfK: number;
-  contextWindow: number;
+  context: ContextWindow;
   minScore: number;
 }
 
@@ -49,12 +49,13 @@ export function queryRequest(
  * point read is checked again for its tenant.
  */
 export function createQdrantReader(options: QdrantReaderOptions): QdrantReader {
-  const { client, embedder, reranker, candidates, rrfK, contextWindow, minScore } = options;
+  const { client, embedder, reranker, candidates, rrfK, context, minScore } = options;
 
   const neighbors = async (tenantId: string, hits: readonly Chunk[], signal?: AbortSignal): Promise<Map<string, Chunk[]>> => {
     const byDocument = new Map<string, Chunk[]>();
-    if (contextWindow === 0 || hits.length === 0) return byDocument;
-    const result = await client.scroll("neighbour scroll", { filter: windowsFilter(tenantId, hits, contextWindow), limit: hits.length * (2 * contextWindow + 1), with_payload: true, with_vector: false }, signal);
+    const windows = windowsFilter(tenantId, hits, context);
+    if (windows === null) return byDocument;
+    const result = await client.scroll("neighbour scroll", { filter: windows.filter, limit: windows.limit, with_payload: true, with_vector: false }, signal);
     for (const point of result.points) {
       const chunk = chunkFromPayload(point.payload);
       // The filter already holds the tenant; checked again so a server-side bug cannot leak text.
@@ -97,7 +98,7 @@ export function createQdrantReader(options: QdrantReaderOptions): QdrantReader {
         chunk,
         score,
         stages: { fusedScore, rerankScore: score },
-        neighbors: neighborsOf(chunk, expansion.get(chunk.documentId) ?? [], contextWindow),
+        neighbors: neighborsOf(chunk, expansion.get(chunk.documentId) ?? [], context),
       }));
       return { hits };
     },
@@ -117,7 +118,7 @@ export function createQdrantReader(options: QdrantReaderOptions): QdrantReader {
     async getChunk(tenantId, chunkId, signal) {
       const parsed = parseChunkId(chunkId);
       if (parsed === null) return undefined;
-      const result = await client.scroll("get chunk", { filter: chunkFilter(tenantId, parsed.documentId, parsed.chunkIndex), limit: 1, with_payload: true, with_vector: false }, signal);
+      const result = await client.scroll("get chunk", { filter: chunkFilter(tenantId, parsed.documentId, chunkId), limit: 1, with_payload: true, with_vector: false }, signal);
       const chunk = chunkFromPayload(result.points[0]?.payload);
       return chunk !== null && chunk.tenantId === tenantId && chunk.chunkId === chunkId ? chunk : undefined;
     },

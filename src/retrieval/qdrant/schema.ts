@@ -13,6 +13,10 @@ export const PAYLOAD_INDEXES: readonly { field: string; schema: Schemas["Payload
   { field: "domain", schema: "keyword" },
   { field: "document_id", schema: "keyword" },
   { field: "chunk_index", schema: "integer" },
+  // Payload version 2: GetChunk by id, a row hit's table, and reads of the current version only.
+  { field: "chunk_id", schema: "keyword" },
+  { field: "table", schema: "keyword" },
+  { field: "payload_version", schema: "integer" },
 ];
 
 /** Bumped when the sparse weighting or the analyzer changes incompatibly: old points would score wrong. */

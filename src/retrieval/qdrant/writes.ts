@@ -5,8 +5,8 @@ import { hashContent } from "../hybrid/content-hash.js";
 import { embedPassages } from "../hybrid/pipeline.js";
 import type { Chunk, Embedder, SourceDocument } from "../types.js";
 import type { CollectionClient } from "./client.js";
-import { documentFilter, recordsFilter, tailFilter } from "./filters.js";
-import { chunkPoint, documentRecord, RECORD_FIELDS, type DocumentRecord } from "./payload.js";
+import { documentFilter, recordsFilter, staleFilter } from "./filters.js";
+import { chunkPoint, documentRecord, PAYLOAD_VERSION, RECORD_FIELDS, type DocumentRecord } from "./payload.js";
 import type { SparseWeighting } from "./schema.js";
 
 export interface QdrantWriterOptions {
@@ -24,9 +24,11 @@ export interface QdrantWriter {
 }
 
 /**
- * Writes: a changed document's chunks are embedded and upserted (its point ids are derived from
- * tenant and chunk id, so a new version overwrites the old one in place), an unchanged one is
- * left alone, and a delete removes every point of the document.
+ * Writes: a changed document's chunks are embedded and upserted, then the points its new version
+ * no longer has are deleted (point ids derive from tenant and chunk id, so an unchanged unit keeps
+ * its point; chunk 0, the document's record, has a fixed point per document). An unchanged
+ * document is left alone; a document written by an older payload version counts as changed. A
+ * delete removes every point of the document.
  */
 export function createQdrantWriter(options: QdrantWriterOptions): QdrantWriter {
   const { client, embedder, chunker, weighting, upsertPoints } = options;
@@ -46,39 +48,43 @@ export function createQdrantWriter(options: QdrantWriterOptions): QdrantWriter {
   const upsertTenantBatch = async (tenantId: string, documents: readonly SourceDocument[], signal?: AbortSignal): Promise<Map<SourceDocument, UpsertOutcome>> => {
     const outcomes = new Map<SourceDocument, UpsertOutcome>();
     const existing = await documentRecords(tenantId, documents.map((document) => document.id), signal);
-    const changed: { document: SourceDocument; contentHash: string; chunks: Chunk[]; previousCount: number | undefined }[] = [];
+    const changed: { document: SourceDocument; contentHash: string; chunks: Chunk[]; previous: DocumentRecord | undefined }[] = [];
     for (const document of documents) {
       const contentHash = hashContent(document);
       const record = existing.get(document.id);
-      if (record?.contentHash === contentHash) {
+      if (record?.contentHash === contentHash && record.payloadVersion === PAYLOAD_VERSION) {
         outcomes.set(document, { documentId: document.id, status: "unchanged", chunkCount: record.chunkCount });
         continue;
       }
-      changed.push({ document, contentHash, chunks: chunker.chunk(document), previousCount: record?.chunkCount });
+      changed.push({ document, contentHash, chunks: chunker.chunk(document), previous: record });
     }
     const vectors = await embedPassages(embedder, changed.flatMap((item) => item.chunks.map(searchableText)), signal);
     let offset = 0;
     const bodies: Schemas["PointStruct"][] = [];
     const markers: Schemas["PointStruct"][] = [];
+    const kept = new Map<SourceDocument, string[]>();
     for (const item of changed) {
       const { document, contentHash, chunks } = item;
+      const ids: string[] = [];
       for (const [i, chunk] of chunks.entries()) {
         const vector = vectors[offset + i] ?? new Float32Array(embedder.dimension);
         const point = chunkPoint(chunk, vector, { chunkCount: chunks.length, contentHash, source: document.source }, weighting);
+        ids.push(String(point.id));
         (chunk.chunkIndex === 0 ? markers : bodies).push(point);
       }
+      kept.set(document, ids);
       offset += chunks.length;
     }
-    // Chunks first, then the stale tail of shorter new versions, then chunk 0 (which carries the
-    // content hash): an interrupted write leaves the old hash, so the next ingest redoes it.
+    // Chunks first, then the points the new versions no longer have, then chunk 0 (which carries
+    // the content hash): an interrupted write leaves the old hash, so the next ingest redoes it.
     for (let i = 0; i < bodies.length; i += upsertPoints) await client.upsert(bodies.slice(i, i + upsertPoints), signal);
     for (const item of changed) {
-      if (item.previousCount === undefined || item.previousCount <= item.chunks.length) continue;
-      await client.deleteWhere(tailFilter(tenantId, item.document.id, item.chunks.length), signal);
+      if (item.previous === undefined) continue;
+      await client.deleteWhere(staleFilter(tenantId, item.document.id, kept.get(item.document) ?? []), signal);
     }
     for (let i = 0; i < markers.length; i += upsertPoints) await client.upsert(markers.slice(i, i + upsertPoints), signal);
     for (const item of changed) {
-      outcomes.set(item.document, { documentId: item.document.id, status: item.previousCount === undefined ? "added" : "replaced", chunkCount: item.chunks.length });
+      outcomes.set(item.document, { documentId: item.document.id, status: item.previous === undefined ? "added" : "replaced", chunkCount: item.chunks.length });
     }
     return outcomes;
   };

@@ -6,7 +6,7 @@ import { openLocalDatabase } from "../../../src/persistence/sqlite/database.js";
 import { createMemoryDocumentStore, createSqliteDocumentStore, type DocumentStore } from "../../../src/retrieval/embedded/document-store.js";
 import { createLocalDocumentIndex } from "../../../src/retrieval/embedded/local-index.js";
 import { createEmbeddedRetriever, createLocalEmbedder, InvalidPageTokenError, RetrievalUnavailableError, type Embedder } from "../../../src/retrieval/index.js";
-import { sourceDocument } from "../helpers.js";
+import { paragraphId, sourceDocument } from "../helpers.js";
 
 const doc = sourceDocument;
 
@@ -21,11 +21,13 @@ describe("createLocalDocumentIndex", () => {
     store.put([doc({ id: "bundled", body: "Ingested version." })]);
     const report = await index.load([doc({ id: "bundled", body: "Corpus version." }), doc({ id: "other" })]);
     expect(report).toEqual({ corpus: 1, stored: 1 });
-    expect(retriever.getChunk("acme", "bundled#0")?.text).toBe("Glass cover\n\nIngested version.");
+    expect(retriever.getChunk("acme", paragraphId("bundled", "Ingested version."))?.text).toBe("Ingested version.");
+    expect(retriever.getChunk("acme", paragraphId("bundled", "Corpus version."))).toBeUndefined();
 
     // Deleting the ingested version brings the corpus version back; the corpus one is read-only.
     expect(await index.remove("acme", "bundled")).toEqual({ kind: "removed" });
-    expect(retriever.getChunk("acme", "bundled#0")?.text).toBe("Glass cover\n\nCorpus version.");
+    expect(retriever.getChunk("acme", paragraphId("bundled", "Corpus version."))?.text).toBe("Corpus version.");
+    expect(retriever.getChunk("acme", paragraphId("bundled", "Ingested version."))).toBeUndefined();
     expect(store.has("acme", "bundled")).toBe(false);
     expect(await index.remove("acme", "bundled")).toEqual({ kind: "read_only", reason: "the document comes from the start-up corpus directory; remove its file instead" });
     expect(await index.remove("acme", "missing")).toEqual({ kind: "not_found" });
@@ -46,8 +48,9 @@ describe("createLocalDocumentIndex", () => {
       ["glass-en", doc().body],
       ["short", "Two\n\n## Lines\n\nNow."],
     ]);
-    expect((await index.getChunk("acme", "short#1"))?.section).toBe("Lines");
-    expect(await index.getChunk("rival", "short#1")).toBeUndefined();
+    expect((await index.getChunk("acme", paragraphId("short", "Now.")))?.section).toBe("Lines");
+    expect(await index.getChunk("acme", paragraphId("short", "One line."))).toBeUndefined();
+    expect(await index.getChunk("rival", paragraphId("short", "Now."))).toBeUndefined();
   });
 
   it("stores nothing when embedding fails", async () => {
@@ -96,7 +99,8 @@ describe("the SQLite document store", () => {
         ["fa-doc", "in/fa.md"],
         ["glass-en", undefined],
       ]);
-      expect(await second.index.getChunk("acme", "gone#0")).toBeUndefined();
+      expect(await second.index.getChunk("acme", paragraphId("gone", "Windshield repair is covered."))).toBeUndefined();
+      expect((await second.index.getChunk("acme", paragraphId("glass-en", "The deductible is 5 percent.")))?.sectionPath).toEqual(["Deductible"]);
       // The table sits next to the checkpointer's in the same file.
       expect(secondDb.prepare("SELECT count(*) AS n FROM documents").get()).toEqual({ n: 2 });
     } finally {

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { createEmbeddedRetriever } from "../../../src/retrieval/embedded/retriever.js";
 import { createLocalEmbedder, RetrievalUnavailableError, type Embedder, type Reranker } from "../../../src/retrieval/index.js";
 import { describeRetrieverConformance } from "../retriever.conformance.js";
-import { sourceDocument } from "../helpers.js";
+import { paragraphId, sourceDocument } from "../helpers.js";
+
+// The two chunks of sourceDocument(): its intro and its "Deductible" paragraph.
+const INTRO = paragraphId("glass-en", "Windshield repair is covered.");
+const DEDUCTIBLE = paragraphId("glass-en", "The deductible is 5 percent.");
 
 describeRetrieverConformance("embedded", async () => {
   const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder() });
@@ -34,12 +38,14 @@ describe("createEmbeddedRetriever", () => {
     expect(retriever.listDocuments("acme")).toEqual([
       expect.objectContaining({ id: "glass-en", tenantId: "acme", title: "Glass cover", chunkCount: 2, contentHash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
     ]);
-    expect(retriever.getChunk("acme", "glass-en#1")?.section).toBe("Deductible");
-    // The index owns its chunks: callers get them frozen.
-    expect(Object.isFrozen(retriever.getChunk("acme", "glass-en#1"))).toBe(true);
-    expect(retriever.getChunk("acme", "glass-en#2")).toBeUndefined();
-    expect(retriever.getChunk("acme", "glass-en#01")).toBeUndefined();
-    expect(retriever.getChunk("nobody", "glass-en#1")).toBeUndefined();
+    expect(retriever.getChunk("acme", DEDUCTIBLE)).toMatchObject({ chunkIndex: 1, section: "Deductible", sectionPath: ["Deductible"], unit: { kind: "paragraph" } });
+    // The index owns its chunks: callers get them frozen, structure included.
+    const frozen = retriever.getChunk("acme", DEDUCTIBLE);
+    expect([Object.isFrozen(frozen), Object.isFrozen(frozen?.sectionPath), Object.isFrozen(frozen?.unit)]).toEqual([true, true, true]);
+    expect(retriever.getChunk("acme", `${DEDUCTIBLE}-2`)).toBeUndefined();
+    expect(retriever.getChunk("acme", "glass-en#1")).toBeUndefined();
+    expect(retriever.getChunk("acme", DEDUCTIBLE.toUpperCase())).toBeUndefined();
+    expect(retriever.getChunk("nobody", DEDUCTIBLE)).toBeUndefined();
     expect(retriever.listDocuments("nobody")).toEqual([]);
   });
 
@@ -55,7 +61,8 @@ describe("createEmbeddedRetriever", () => {
     const changed = doc({ body: "Windshield repair is covered twice a year." });
     expect(await retriever.add([changed])).toEqual({ statuses: ["replaced"], added: [], replaced: ["glass-en"], unchanged: [] });
     expect(retriever.size).toBe(1);
-    expect(retriever.getChunk("acme", "glass-en#1")).toBeUndefined();
+    expect(retriever.getChunk("acme", DEDUCTIBLE)).toBeUndefined();
+    expect(retriever.getChunk("acme", INTRO)).toBeUndefined();
     const old = await retriever.retrieve({ query: "deductible percent", tenantId: "acme", topK: 5 });
     expect(old.hits.every((hit) => !hit.chunk.text.includes("5 percent"))).toBe(true);
     const fresh = await retriever.retrieve({ query: "twice a year", tenantId: "acme", topK: 5 });
@@ -88,13 +95,15 @@ describe("createEmbeddedRetriever", () => {
     const report = await retriever.add([doc({ id: "d" }), doc(), doc({ id: "d", body: "Changed." })]);
     expect(report.statuses).toEqual(["added", "unchanged", "replaced"]);
     expect(calls).toEqual([6, 2, 1]);
-    expect(retriever.getChunk("acme", "d#0")?.text).toBe("Glass cover\n\nChanged.");
+    expect(retriever.getChunk("acme", paragraphId("d", "Changed."))?.text).toBe("Changed.");
+    expect(retriever.getChunk("acme", paragraphId("d", "Windshield repair is covered."))).toBeUndefined();
   });
 
   it("applies concurrent adds in call order", async () => {
     const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder() });
     await Promise.all([retriever.add([doc({ body: "First version." })]), retriever.add([doc({ body: "Second version." })])]);
-    expect(retriever.getChunk("acme", "glass-en#0")?.text).toBe("Glass cover\n\nSecond version.");
+    expect(retriever.getChunk("acme", paragraphId("glass-en", "Second version."))?.text).toBe("Second version.");
+    expect(retriever.getChunk("acme", paragraphId("glass-en", "First version."))).toBeUndefined();
   });
 
   it("stops between stages with the abort reason", async () => {
@@ -149,7 +158,7 @@ describe("createEmbeddedRetriever", () => {
     const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder(), reranker, minScore: 0.5, contextWindow: 0 });
     await retriever.add([doc()]);
     const result = await retriever.retrieve({ query: "windshield deductible", tenantId: "acme", topK: 5 });
-    expect(result.hits.map((hit) => [hit.chunk.chunkId, hit.score, hit.neighbors])).toEqual([["glass-en#1", 0.9, []]]);
+    expect(result.hits.map((hit) => [hit.chunk.chunkId, hit.score, hit.neighbors])).toEqual([[DEDUCTIBLE, 0.9, []]]);
   });
 
   it("validates the request", async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { contentHash } from "../../../src/documents/index.js";
 import { createChunker, searchableText } from "../../../src/retrieval/hybrid/chunker.js";
-import type { SourceDocument } from "../../../src/retrieval/index.js";
+import { neighborsOf } from "../../../src/retrieval/hybrid/context-window.js";
+import type { Chunk, SourceDocument } from "../../../src/retrieval/index.js";
 
 const doc = (body: string, overrides: Partial<SourceDocument> = {}): SourceDocument => ({
   id: "motor-en",
@@ -28,91 +30,110 @@ const body = [
   "",
   "## Empty",
   "",
-  "## Claims",
+  "## Exclusions",
   "",
-  "```",
-  "## not a heading",
-  "```",
-  "#### Small heading stays text",
+  "The policy does not pay for:",
+  "",
+  "- Racing.",
+  "- Driving without a licence.",
+  "",
+  "## Deductibles",
+  "",
+  "| Cover | Deductible | Minimum |",
+  "| --- | --- | --- |",
+  "| Body | 10% | 5,000,000 rials |",
+  "| Glass | 5% | |",
 ].join("\n");
 
 describe("createChunker", () => {
-  it("splits at headings, carries heading paths, puts the title and intro in chunk 0, drops empty sections", () => {
+  it("makes one chunk per unit: paragraphs, list items with their lead-in, table rows with caption and headers", () => {
     const chunks = createChunker().chunk(doc(body));
-    expect(chunks.map((c) => [c.chunkId, c.chunkIndex, c.section, c.text])).toEqual([
-      ["motor-en#0", 0, "", "Motor Insurance\n\nIntro line one."],
-      ["motor-en#1", 1, "Coverage", "Covers other people."],
-      ["motor-en#2", 2, "Coverage > Glass", "Windshields are covered once a year."],
-      ["motor-en#3", 3, "Claims", "```\n## not a heading\n```\n#### Small heading stays text"],
+    expect(chunks.map((c) => [c.chunkIndex, c.section, c.unit.kind, c.text])).toEqual([
+      [0, "", "paragraph", "Intro line one."],
+      [1, "Coverage", "paragraph", "Covers other people."],
+      [2, "Coverage > Glass", "paragraph", "Windshields are covered once a year."],
+      [3, "Exclusions", "item", "Exclusions — The policy does not pay for: Racing."],
+      [4, "Exclusions", "item", "Exclusions — The policy does not pay for: Driving without a licence."],
+      [5, "Deductibles", "row", "Deductibles — Body — Deductible: 10%; Minimum: 5,000,000 rials"],
+      [6, "Deductibles", "row", "Deductibles — Glass — Deductible: 5%"],
     ]);
-    expect(chunks.every((c) => c.documentId === "motor-en" && c.tenantId === "acme" && c.domain === "motor" && c.lang === "en")).toBe(true);
+    const [, , glass, racing, , body_, glassRow] = chunks;
+    expect(glass).toMatchObject({ chunkId: `motor-en#${contentHash("paragraph", "Windshields are covered once a year.")}`, sectionPath: ["Coverage", "Glass"], unit: { kind: "paragraph" } });
+    expect(racing?.unit).toEqual({ kind: "item", leadIn: "The policy does not pay for:", item: "Racing." });
+    expect(body_?.unit).toEqual({
+      kind: "row",
+      table: "motor-en:t1",
+      caption: "Deductibles",
+      rowLabel: "Body",
+      cells: [
+        { header: "Cover", value: "Body" },
+        { header: "Deductible", value: "10%" },
+        { header: "Minimum", value: "5,000,000 rials" },
+      ],
+      rowHeaderColumn: 0,
+    });
+    // An empty cell stays in the row's cells (verbatim), out of its text.
+    expect(glassRow?.unit.kind === "row" && glassRow.unit.cells[2]).toEqual({ header: "Minimum", value: "" });
+    for (const c of chunks) expect(c).toMatchObject({ documentId: "motor-en", tenantId: "acme", title: "Motor Insurance", product: "motor-tp", domain: "motor", lang: "en" });
   });
 
-  it("without an intro, the title opens the first section's chunk", () => {
-    const chunks = createChunker().chunk(doc("## Deductible\n\nFive percent."));
-    expect(chunks.map((c) => [c.section, c.text])).toEqual([["Deductible", "Motor Insurance\n\nFive percent."]]);
-  });
-
-  it("packs paragraphs, then sentences, within maxChars, with last-sentence overlap inside a section", () => {
-    const s = (n: number): string => `Sentence number ${n} is here.`; // 26 characters
-    const paragraphs = [`${s(1)} ${s(2)}`, `${s(3)} ${s(4)} ${s(5)} ${s(6)}`, s(7)];
-    const chunks = createChunker({ maxChars: 80, overlapChars: 40 }).chunk(doc(`## Long\n\n${paragraphs.join("\n\n")}`, { title: "T" }));
-    expect(chunks.map((c) => c.text)).toEqual([
-      `T\n\n${s(1)} ${s(2)}`,
-      // Paragraph 2 (107 chars) is too long: it is split into sentences, packed greedily; each
-      // new piece starts with the previous piece's last sentence.
-      `${s(2)}\n\n${s(3)}`,
-      `${s(3)} ${s(4)} ${s(5)}`, // exactly 80
-      `${s(5)} ${s(6)}`,
-      `${s(6)}\n\n${s(7)}`,
-    ]);
-    expect(chunks.every((c) => c.section === "Long" && c.text.length <= 80)).toBe(true);
-  });
-
-  it("skips the overlap when it is longer than overlapChars, and never overlaps across sections", () => {
-    const long = "This sentence is deliberately longer than the allowed overlap."; // 62 characters
-    const chunks = createChunker({ maxChars: 80, overlapChars: 40 }).chunk(doc(`## A\n\n${long}\n\n${long}\n\n## B\n\nShort.`, { title: "T" }));
-    expect(chunks.map((c) => c.text)).toEqual([`T\n\n${long}`, long, "Short."]);
-  });
-
-  it("hard-splits a single overlong sentence at word boundaries", () => {
-    const sentence = Array.from({ length: 30 }, (_, i) => `word${i}`).join(" "); // 199 characters, no full stop
-    const chunks = createChunker({ maxChars: 60, overlapChars: 0 }).chunk(doc(`## S\n\n${sentence}`, { title: "T" }));
-    expect(chunks.map((c) => c.text)).toEqual([
-      "T\n\nword0 word1 word2 word3 word4 word5 word6 word7 word8",
-      "word9 word10 word11 word12 word13 word14 word15 word16",
-      "word17 word18 word19 word20 word21 word22 word23 word24",
-      "word25 word26 word27 word28 word29",
-    ]);
-    // A word longer than maxChars is cut, not kept whole. The first section's pieces leave
-    // room for the "T\n\n" prefix (40 - 3 = 37).
-    const giant = createChunker({ maxChars: 40, overlapChars: 0 }).chunk(doc(`## S\n\n${"x".repeat(100)}`, { title: "T" }));
-    expect(giant.map((c) => c.text)).toEqual([`T\n\n${"x".repeat(37)}`, "x".repeat(37), "x".repeat(26)]);
-  });
-
-  it("never exceeds maxChars on Persian text and gives the same ids on every run", () => {
-    const sentence = "خسارت بدنی تا سقف تعیین‌شده در بیمه‌نامه پرداخت می‌شود.";
-    const section = Array.from({ length: 30 }, () => sentence).join(" ");
-    const document = doc(`مقدمه.\n\n## پوشش\n\n${section}\n\n## فرانشیز\n\nندارد.`, { lang: "fa", title: "بیمه شخص ثالث" });
+  it("keeps every id when another unit is edited, inserted or removed; the edited one gets a new id", () => {
     const chunker = createChunker();
-    const first = chunker.chunk(document);
-    expect(first.length).toBeGreaterThan(3);
-    expect(Math.max(...first.map((c) => c.text.length))).toBeLessThanOrEqual(700);
-    expect(first.map((c) => c.chunkId)).toEqual(first.map((_, i) => `motor-en#${i}`));
-    expect(first.at(-1)?.section).toBe("فرانشیز");
-    expect(chunker.chunk(document)).toEqual(first);
+    const before = chunker.chunk(doc(body));
+    const edited = chunker.chunk(doc(`New first paragraph.\n\n${body.replace("Covers other people.", "Covers other people and their cars.").replace("- Racing.\n", "")}`));
+    const beforeIds = new Map(before.map((c) => [c.chunkId, c.text]));
+    const kept = edited.filter((c) => beforeIds.has(c.chunkId));
+    expect(kept.map((c) => c.text)).toEqual(before.filter((c) => c.text !== "Covers other people." && !c.text.endsWith("Racing.")).map((c) => c.text));
+    // An id that survives names the same text; the index (neighbours) moves.
+    for (const c of kept) expect(beforeIds.get(c.chunkId)).toBe(c.text);
+    expect(edited.find((c) => c.text === "Covers other people and their cars.")?.chunkId).not.toBe(before[1]?.chunkId);
   });
 
-  it("rejects options that cannot work", () => {
+  it("splits a unit over maxChars at sentences, and keeps a repeated text apart by occurrence", () => {
+    const sentence = "This sentence is exactly long enough to matter here.";
+    const chunks = createChunker({ maxChars: 120 }).chunk(doc(`## S\n\n${sentence} ${sentence} ${sentence}`, { title: "T" }));
+    expect(chunks.map((c) => c.text)).toEqual([`${sentence} ${sentence}`, sentence]);
+    const repeated = createChunker().chunk(doc("Same.\n\nOther.\n\nSame.", { title: "T" }));
+    expect(repeated.map((c) => c.chunkId)).toEqual([`motor-en#${contentHash("paragraph", "Same.")}`, `motor-en#${contentHash("paragraph", "Other.")}`, `motor-en#${contentHash("paragraph", "Same.")}-2`]);
+  });
+
+  it("bounds tables and units, and says so", () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `| Row ${i} | ${i} |`).join("\n");
+    const { chunks, warnings } = createChunker({ maxTableRows: 10, maxUnits: 8 }).analyze(doc(`Intro.\n\n| Name | Value |\n| --- | --- |\n${rows}`, { title: "T" }));
+    expect(chunks).toHaveLength(8);
+    expect(warnings.map((w) => w.code)).toEqual(["table-truncated", "units-truncated"]);
+  });
+
+  it("is deterministic, and refuses sizes it cannot work with", () => {
+    const chunker = createChunker();
+    expect(chunker.chunk(doc(body))).toEqual(chunker.chunk(doc(body)));
     expect(() => createChunker({ maxChars: 10 })).toThrow(RangeError);
-    expect(() => createChunker({ maxChars: 100, overlapChars: 60 })).toThrow(RangeError);
+    expect(() => createChunker({ maxTableRows: 0 })).toThrow(RangeError);
+    expect(() => createChunker({ maxUnits: 0 })).toThrow(RangeError);
   });
 });
 
 describe("searchableText", () => {
-  it("prefixes title and section, without repeating the title of chunk 0", () => {
-    const [intro, section] = createChunker().chunk(doc("Intro.\n\n## Deductible\n\nFive percent."));
-    expect(intro && searchableText(intro)).toBe("Motor Insurance\n\nIntro.");
-    expect(section && searchableText(section)).toBe("Motor Insurance\nDeductible\nFive percent.");
+  it("is the title, the heading path, then the unit's text", () => {
+    const [intro, , glass] = createChunker().chunk(doc(body));
+    expect(intro && searchableText(intro)).toBe("Motor Insurance\nIntro line one.");
+    expect(glass && searchableText(glass)).toBe("Motor Insurance\nCoverage > Glass\nWindshields are covered once a year.");
+  });
+});
+
+describe("neighborsOf", () => {
+  const rows = Array.from({ length: 12 }, (_, i) => `| Plan ${i} | ${i} |`).join("\n");
+  const chunks: Chunk[] = createChunker().chunk(doc(`## A\n\nBefore.\n\n| Plan | Price |\n| --- | --- |\n${rows}\n\nAfter.\n\n| Other | Price |\n| --- | --- |\n| X | 1 |`, { title: "T" }));
+  const byText = (prefix: string): Chunk => chunks.find((c) => c.text.startsWith(prefix))!;
+
+  it("gives a row the other rows of its table (the nearest ones up to tableRows), a paragraph its ± window", () => {
+    const hit = byText("A — Plan 5 —");
+    const all = neighborsOf(hit, chunks, { window: 1, tableRows: 40 });
+    expect(all.map((c) => c.text.split(" — ")[1])).toEqual(["Plan 0", "Plan 1", "Plan 2", "Plan 3", "Plan 4", "Plan 6", "Plan 7", "Plan 8", "Plan 9", "Plan 10", "Plan 11"]);
+    expect(neighborsOf(hit, chunks, { window: 1, tableRows: 4 }).map((c) => c.text.split(" — ")[1])).toEqual(["Plan 3", "Plan 4", "Plan 6", "Plan 7"]);
+    expect(neighborsOf(hit, chunks, { window: 1, tableRows: 0 })).toEqual([]);
+    // The other table, and the paragraphs around, are not this table.
+    expect(all.some((c) => c.text === "Before." || c.text === "After." || c.text.includes("X"))).toBe(false);
+    expect(neighborsOf(byText("After."), chunks, { window: 1, tableRows: 40 }).map((c) => c.text)).toEqual(["A — Plan 11 — Price: 11", "A — X — Price: 1"]);
   });
 });

@@ -1,11 +1,11 @@
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, mkdir, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ParseResult } from "../../../src/retrieval/ingest/corpus.js";
 import { ingestDocuments, IngestInterruptedError, type IngestProgress } from "../../../src/retrieval/ingest/ingest.js";
 import { countDocuments, readDocuments } from "../../../src/retrieval/ingest/read.js";
-import { checkDocumentSize, type DocumentRules } from "../../../src/retrieval/ingest/rules.js";
+import { checkDocument, type DocumentRules } from "../../../src/retrieval/ingest/rules.js";
 import {
   createChunker,
   createEmbeddedRetriever,
@@ -18,8 +18,8 @@ import {
 } from "../../../src/retrieval/index.js";
 import { sourceDocument } from "../helpers.js";
 
-const DOMAINS = ["motor", "health", "travel"];
-const rules: DocumentRules = { chunker: createChunker({ maxChars: 200, overlapChars: 40 }), maxChunkChars: 400, maxDocumentChars: 5_000 };
+const DOCUMENT_FIXTURES = join(import.meta.dirname, "..", "..", "documents", "fixtures");
+const rules: DocumentRules = { chunker: createChunker({ maxChars: 200, maxTableRows: 3 }), maxChunkChars: 400, maxDocumentChars: 5_000, maxFileBytes: 1024 * 1024, maxIdChars: 128 };
 
 const doc = sourceDocument;
 
@@ -39,18 +39,19 @@ async function* from(results: ParseResult[]): AsyncGenerator<ParseResult> {
   yield* results;
 }
 
-describe("checkDocumentSize", () => {
-  it("accepts a document whose chunks fit", () => {
-    expect(checkDocumentSize(doc(), rules)).toBeNull();
+describe("checkDocument", () => {
+  it("accepts a document whose chunks fit, with its chunk count", () => {
+    expect(checkDocument(doc(), rules)).toEqual({ kind: "ok", chunkCount: 2, warnings: [] });
   });
 
   it("rejects a body over the document limit", () => {
-    expect(checkDocumentSize(doc({ body: "word ".repeat(1_001) }), rules)).toEqual({ field: "body", reason: "body of 5005 characters is over the limit of 5000" });
+    expect(checkDocument(doc({ body: "word ".repeat(1_001) }), rules)).toEqual({ kind: "invalid", field: "body", reason: "body of 5005 characters is over the limit of 5000" });
   });
 
   it("rejects an unbroken run longer than a chunk instead of cutting it mid-token", () => {
     const body = `A picture:\n\ndata:image/png;base64,${"A".repeat(300)}`;
-    expect(checkDocumentSize(doc({ body }), rules)).toEqual({
+    expect(checkDocument(doc({ body }), rules)).toEqual({
+      kind: "invalid",
       field: "body",
       reason: "chunk over the size limit: an unbroken run of 322 characters cannot fit in a chunk of 200",
     });
@@ -59,9 +60,19 @@ describe("checkDocumentSize", () => {
   it("rejects a chunk whose title and headings push it over the embedding limit", () => {
     // 359 characters: longer than a chunk, so every chunk's embedded text repeats it in front.
     const title = "Glass ".repeat(60).trim();
-    const problem = checkDocumentSize(doc({ title, body: `Intro.\n\n## Deductible\n\n${"The deductible is five percent of the claim. ".repeat(4)}` }), rules);
-    expect(problem?.field).toBe("title");
-    expect(problem?.reason).toMatch(/^chunk 0 over the size limit: \d+ characters of title, headings and text \(limit 400\)$/u);
+    const problem = checkDocument(doc({ title, body: "Intro.\n\n## Deductible\n\n" + "The deductible is five percent of the claim. ".repeat(4) }), rules);
+    expect(problem).toMatchObject({ kind: "invalid", field: "title" });
+    expect(problem.kind === "invalid" && problem.reason).toMatch(/^chunk 1 over the size limit: \d+ characters of title, headings and text \(limit 400\)$/u);
+  });
+
+  it("rejects a document with nothing to index, and reports what the chunker bounded", () => {
+    expect(checkDocument(doc({ body: "## Only\n\n## Headings" }), rules)).toEqual({ kind: "invalid", field: "body", reason: "no text to index (headings only?)" });
+    const table = `| Plan | Price |\n| --- | --- |\n${["A", "B", "C", "D", "E"].map((p) => `| ${p} | 1 |`).join("\n")}`;
+    expect(checkDocument(doc({ body: table }), rules)).toEqual({
+      kind: "ok",
+      chunkCount: 3,
+      warnings: [{ code: "table-truncated", message: "table 1 has 5 rows; only the first 3 are indexed (maxTableRows)" }],
+    });
   });
 });
 
@@ -82,6 +93,9 @@ describe("readDocuments", () => {
     await writeFile(join(docs, "h-duplicate.md"), md(fields, "Another motor document."));
     await writeFile(join(docs, "README.md"), "Not a document.");
     await writeFile(join(docs, "notes.json"), "{}");
+    await copyFile(join(DOCUMENT_FIXTURES, "travel-en.pdf"), join(docs, "i-travel.pdf"));
+    await writeFile(join(docs, "i-travel.pdf.metadata.json"), JSON.stringify({ metadataAttributes: { id: "travel-en", title: "Travel" } }));
+    await copyFile(join(DOCUMENT_FIXTURES, "images-only.docx"), join(docs, "j-images.docx"));
 
     const lines = [
       JSON.stringify({ id: "j1", title: "Travel", product: "travel", domain: "travel", lang: "en", body: "Lost luggage is paid." }),
@@ -100,25 +114,30 @@ describe("readDocuments", () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it("reads a folder in path order and reports each bad document with its path and reason", async () => {
+  it("reads a folder of every format in path order and reports each bad document with its path and reason", async () => {
     const docs = join(dir, "docs");
-    const results = await collect(readDocuments(docs, { tenantId: "acme", domains: DOMAINS }));
+    // The flags fill what neither the file nor its sidecar says.
+    const results = await collect(readDocuments(docs, { tenantId: "acme", defaults: { product: "travel", domain: "travel", lang: "en" } }));
     expect(results.map((r) => (r.kind === "ok" ? ["ok", r.document.id, r.document.source] : ["invalid", r.source, r.reason]))).toEqual([
       ["ok", "motor-en", join(docs, "a-good.md")],
-      ["invalid", join(docs, "b-no-id.md"), "missing front matter field(s): id"],
-      ["invalid", join(docs, "c-no-title.md"), "missing front matter field(s): title"],
-      ["invalid", join(docs, "d-no-lang.md"), "missing front matter field(s): lang"],
-      ["invalid", join(docs, "e-pets.md"), 'unknown domain "pets" (expected one of: motor, health, travel)'],
-      ["invalid", join(docs, "f-empty.txt"), "empty body"],
+      ["invalid", join(docs, "b-no-id.md"), "missing metadata field(s): id (front matter, a .metadata.json sidecar or defaults)"],
+      // The document's own first heading would do for a title; this one has none.
+      ["invalid", join(docs, "c-no-title.md"), "missing metadata field(s): title (front matter, a .metadata.json sidecar or defaults)"],
+      // The front matter's empty lang is filled by the flag.
+      ["ok", "d", join(docs, "d-no-lang.md")],
+      ["ok", "e", join(docs, "e-pets.md")],
+      ["invalid", join(docs, "f-empty.txt"), "no text found"],
       ["invalid", join(docs, "fa", "g-cp1256.md"), "not valid UTF-8"],
       ["invalid", join(docs, "h-duplicate.md"), `duplicate id "motor-en" (first defined in ${join(docs, "a-good.md")})`],
+      ["ok", "travel-en", join(docs, "i-travel.pdf")],
+      ["invalid", join(docs, "j-images.docx"), "no text found (images only? 1 image(s))"],
     ]);
-    expect(await countDocuments(docs)).toBe(8);
+    expect(await countDocuments(docs)).toBe(10);
   });
 
   it("reads JSONL line by line, reporting each bad line as path:line", async () => {
     const path = join(dir, "docs.jsonl");
-    const results = await collect(readDocuments(path, { tenantId: "acme", domains: DOMAINS }));
+    const results = await collect(readDocuments(path, { tenantId: "acme" }));
     expect(results.map((r) => (r.kind === "ok" ? ["ok", r.document.id, r.document.source] : ["invalid", r.source, r.reason]))).toEqual([
       ["ok", "j1", `${path}:1`],
       ["invalid", `${path}:3`, "not valid JSON"],
@@ -137,7 +156,7 @@ describe("readDocuments", () => {
   it("reads one file, and refuses inputs it does not understand", async () => {
     const results = await collect(readDocuments(join(dir, "docs", "a-good.md"), { tenantId: "acme" }));
     expect(results.map((r) => r.kind)).toEqual(["ok"]);
-    await expect(collect(readDocuments(join(dir, "docs", "notes.json"), { tenantId: "acme" }))).rejects.toThrow(/expected a directory, a .jsonl file, or a .md\/.txt file/u);
+    await expect(collect(readDocuments(join(dir, "docs", "notes.json"), { tenantId: "acme" }))).rejects.toThrow(/expected a directory, a .jsonl file, or a .md\/.markdown\/.txt\/.html\/.htm\/.docx\/.pdf file/u);
   });
 });
 
@@ -157,7 +176,7 @@ function recordingIndex(inner: DocumentIndex) {
 }
 
 describe("ingestDocuments", () => {
-  const ok = (document: SourceDocument): ParseResult => ({ kind: "ok", document });
+  const ok = (document: SourceDocument): ParseResult => ({ kind: "ok", document, warnings: [] });
 
   it("writes valid documents in batches, skips and reports bad ones, and is a no-op the second time", async () => {
     const local = createLocalDocumentIndex({ retriever: createEmbeddedRetriever({ embedder: createLocalEmbedder({ dimension: 64 }) }), store: createMemoryDocumentStore() });
@@ -187,6 +206,7 @@ describe("ingestDocuments", () => {
         { source: "b.md", field: "lang", reason: 'unsupported lang "de" (expected fa or en)' },
         { source: "huge.md", field: "body", reason: "body of 5001 characters is over the limit of 5000" },
       ],
+      warnings: [],
     });
     expect(problems).toEqual(['b.md: unsupported lang "de" (expected fa or en)', "huge.md: body of 5001 characters is over the limit of 5000"]);
     expect(batches).toEqual([["a", "c"], ["e"]]);
@@ -214,3 +234,46 @@ describe("ingestDocuments", () => {
     expect((error as IngestInterruptedError).report.added).toBe(1);
   });
 });
+
+describe("bad input, end to end (read, check, index)", () => {
+  let dir = "";
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "ingest-bad-"));
+    const meta = (id: string) => JSON.stringify({ metadataAttributes: { id, title: id, product: "travel", domain: "travel", lang: "en" } });
+    for (const name of ["ragged-table.md", "merged-cells.html", "scanned.pdf", "images-only.docx", "mixed-scan.pdf"]) {
+      await copyFile(join(DOCUMENT_FIXTURES, name), join(dir, name));
+      await writeFile(join(dir, `${name}.metadata.json`), meta(name.replace(/\.[a-z]+$/u, "").replace(/[^a-z0-9]+/gu, "-")));
+    }
+    // 50 MB of a "PDF": refused by its size, never read.
+    await writeFile(join(dir, "huge.pdf"), "%PDF-1.7\n");
+    await truncate(join(dir, "huge.pdf"), 50 * 1024 * 1024);
+    await writeFile(join(dir, "huge.pdf.metadata.json"), meta("huge"));
+    // 5,000 rows: kept up to the row limit, with a warning.
+    const rows = Array.from({ length: 5_000 }, (_, i) => `| Plan ${i} | ${i} |`).join("\n");
+    await writeFile(join(dir, "long-table.md"), `---\nid: long-table\ntitle: Prices\nproduct: travel\ndomain: travel\nlang: en\n---\n## Prices\n\n| Plan | Price |\n| --- | --- |\n${rows}\n`);
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("gives a clear problem per file or a bounded, working index: never a crash, never an empty document", async () => {
+    const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder({ dimension: 64 }) });
+    const index = createLocalDocumentIndex({ retriever, store: createMemoryDocumentStore() });
+    const limits = { maxFileBytes: 20 * 1024 * 1024, maxTableRows: 1_000, maxIdChars: 128 };
+    const big: DocumentRules = { chunker: createChunker({ maxTableRows: 1_000 }), maxChunkChars: 1_500, maxDocumentChars: 200_000, maxFileBytes: limits.maxFileBytes, maxIdChars: 128 };
+    const report = await ingestDocuments(readDocuments(dir, { tenantId: "acme", limits }), { index, rules: big, batchDocuments: 10 });
+    expect(report.failed.map((p) => [p.source.slice(dir.length + 1), p.reason])).toEqual([
+      ["huge.pdf", `file too large: ${50 * 1024 * 1024} bytes (limit ${20 * 1024 * 1024} bytes)`],
+      ["images-only.docx", "no text found (images only? 1 image(s))"],
+      ["scanned.pdf", "no text layer (scanned PDF?)"],
+    ]);
+    expect(report.added).toBe(4);
+    const warnings = report.warnings.map((w) => `${w.source.slice(dir.length + 1)}: ${w.code}`);
+    expect(warnings).toEqual(expect.arrayContaining(["long-table.md: table-truncated", "merged-cells.html: merged-cells", "mixed-scan.pdf: page-without-text", "ragged-table.md: ragged-row"]));
+    const long = (await index.listDocuments("acme", { pageSize: 10 })).documents.find((d) => d.id === "long-table");
+    expect(long?.chunkCount).toBe(1_000);
+    // A row of it is retrievable alone, and brings the nearest rows of its table (40 by default).
+    const { hits } = await retriever.retrieve({ query: "Plan 500", tenantId: "acme", documentIds: ["long-table"], topK: 1 });
+    expect(hits[0]?.chunk.text).toBe("Prices — Plan 500 — Price: 500");
+    expect(hits[0]?.neighbors).toHaveLength(40);
+  });
+});
+

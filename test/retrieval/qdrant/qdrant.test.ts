@@ -17,15 +17,17 @@ import {
   type SourceDocument,
 } from "../../../src/retrieval/index.js";
 import { requestFilter } from "../../../src/retrieval/qdrant/filters.js";
-import { chunkFromPayload, chunkPayload, pointId } from "../../../src/retrieval/qdrant/payload.js";
+import { chunkFromPayload, chunkPayload, pointId, recordPointId } from "../../../src/retrieval/qdrant/payload.js";
 import { queryRequest } from "../../../src/retrieval/qdrant/reads.js";
 import { startFakeHttp, type FakeHttpServer, type RecordedRequest } from "../../support/fake-http.js";
 import { startFakeQdrant, type FakeQdrant } from "../../support/fake-qdrant.js";
-import { chunk } from "../helpers.js";
+import { chunk, paragraphId } from "../helpers.js";
 import { describeRetrieverConformance, FIXTURE_CORPUS } from "../retriever.conformance.js";
 import { sourceDocument } from "../helpers.js";
 
 const FAST_RETRY: RetryPolicy = { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 2, jitter: 0 };
+const TENANT = { key: "tenant_id", match: { value: "acme" } };
+const CURRENT = { key: "payload_version", match: { value: 2 } };
 const embedder = createLocalEmbedder({ dimension: 64 });
 
 const doc = (overrides: Partial<SourceDocument> = {}): SourceDocument => sourceDocument({ body: "Windshield repair is covered.\n\n## Deductible\n\nThe deductible is 5 percent.\n\n## Claims\n\nCall the glass line.", ...overrides });
@@ -42,24 +44,20 @@ describe("Qdrant request building", () => {
     expect(pointId("acme", "glass-en#1")).not.toBe(id);
   });
 
-  it("always filters by tenant, then by domain and documents", () => {
-    expect(requestFilter({ tenantId: "acme" })).toEqual({ must: [{ key: "tenant_id", match: { value: "acme" } }] });
+  it("always filters by tenant and the current payload version, then by domain and documents", () => {
+    expect(requestFilter({ tenantId: "acme" })).toEqual({ must: [TENANT, CURRENT] });
     expect(requestFilter({ tenantId: "acme", domain: "motor", documentIds: ["a", "b"] })).toEqual({
-      must: [
-        { key: "tenant_id", match: { value: "acme" } },
-        { key: "domain", match: { value: "motor" } },
-        { key: "document_id", match: { any: ["a", "b"] } },
-      ],
+      must: [TENANT, CURRENT, { key: "domain", match: { value: "motor" } }, { key: "document_id", match: { any: ["a", "b"] } }],
     });
     // An empty domain means "no domain filter", as in the embedded index.
-    expect(requestFilter({ tenantId: "acme", domain: "" })).toEqual({ must: [{ key: "tenant_id", match: { value: "acme" } }] });
+    expect(requestFilter({ tenantId: "acme", domain: "" })).toEqual({ must: [TENANT, CURRENT] });
   });
 
   it("builds one query: a sparse and a dense prefetch, each filtered, fused by RRF with the paper's k", () => {
     const dense = Float32Array.from([0.6, 0, 0.8]);
     const sparse = querySparseVector("windshield deductible");
     const body = queryRequest({ tenantId: "acme", domain: "motor" }, { sparse, dense }, { candidates: 30, rrfK: 60 });
-    const filter = { must: [{ key: "tenant_id", match: { value: "acme" } }, { key: "domain", match: { value: "motor" } }] };
+    const filter = { must: [TENANT, CURRENT, { key: "domain", match: { value: "motor" } }] };
     expect(body).toEqual({
       prefetch: [
         { query: { indices: sparse.indices, values: [1, 1] }, using: "sparse", filter, limit: 30 },
@@ -76,10 +74,11 @@ describe("Qdrant request building", () => {
     expect(queryRequest({ tenantId: "acme" }, { sparse: querySparseVector("the of and"), dense: new Float32Array(3) }, { candidates: 5, rrfK: 60 }).prefetch).toEqual([]);
   });
 
-  it("maps payloads to chunks and back, refusing payloads it did not write", () => {
+  it("maps payloads to chunks and back, structure included, refusing payloads it did not write", () => {
     const original: Chunk = chunk("glass-en", "The deductible is 5 percent.", { chunkIndex: 1, section: "Deductible", title: "Glass cover" });
     const payload = chunkPayload(original, 3, "hash", "docs/glass.md");
     expect(payload).toEqual({
+      payload_version: 2,
       tenant_id: "acme",
       document_id: "glass-en",
       chunk_id: "glass-en#1",
@@ -90,15 +89,39 @@ describe("Qdrant request building", () => {
       domain: "motor",
       lang: "en",
       section: "Deductible",
+      section_path: ["Deductible"],
       text: "The deductible is 5 percent.",
+      unit: { kind: "paragraph" },
+      table: null,
       content_hash: "hash",
       source: "docs/glass.md",
     });
     expect(chunkFromPayload(payload)).toEqual(original);
+    const row: Chunk = chunk("prices", "Prices — Plan B — Price: 35", {
+      chunkIndex: 4,
+      section: "Prices",
+      unit: { kind: "row", table: "prices:t1", caption: "Prices", rowLabel: "Plan B", cells: [{ header: "Plan", value: "Plan B" }, { header: "Price", value: "35" }], rowHeaderColumn: 0 },
+    });
+    const rowPayload = chunkPayload(row, 5, "h", undefined);
+    expect([rowPayload.table, rowPayload.unit]).toEqual([
+      "prices:t1",
+      { kind: "row", table: "prices:t1", caption: "Prices", row_label: "Plan B", cells: [{ header: "Plan", value: "Plan B" }, { header: "Price", value: "35" }], row_header_column: 0 },
+    ]);
+    expect(chunkFromPayload(rowPayload)).toEqual(row);
+    const item: Chunk = chunk("faq", "FAQ — Not covered: Racing.", { unit: { kind: "item", leadIn: "Not covered:", item: "Racing." } });
+    expect(chunkFromPayload(chunkPayload(item, 1, "h", undefined))).toEqual(item);
     expect(chunkFromPayload({ ...payload, lang: "de" })).toBeNull();
     expect(chunkFromPayload({ ...payload, chunk_index: "1" })).toBeNull();
+    expect(chunkFromPayload({ ...payload, unit: { kind: "row" } })).toBeNull();
+    // A point an older frontdesk wrote (no payload version) is not read as a chunk.
+    const { payload_version: _version, section_path: _path, unit: _unit, table: _table, ...v1 } = payload;
+    expect(chunkFromPayload(v1)).toBeNull();
     expect(chunkFromPayload({ text: "x" })).toBeNull();
     expect(chunkFromPayload(null)).toBeNull();
+  });
+
+  it("keeps a document's record on one point whatever its first chunk says: the point version 1 used for chunk 0", () => {
+    expect(recordPointId("acme", "glass-en")).toBe(pointId("acme", "glass-en#0"));
   });
 });
 
@@ -134,10 +157,7 @@ describe("the Qdrant adapter against scripted replies", () => {
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
       "GET /collections/chunks",
       "PUT /collections/chunks",
-      "PUT /collections/chunks/index?wait=true",
-      "PUT /collections/chunks/index?wait=true",
-      "PUT /collections/chunks/index?wait=true",
-      "PUT /collections/chunks/index?wait=true",
+      ...Array.from({ length: 7 }, () => "PUT /collections/chunks/index?wait=true"),
     ]);
     expect(server.requests[1]?.body).toEqual({
       vectors: { dense: { size: 64, distance: "Cosine" } },
@@ -149,6 +169,9 @@ describe("the Qdrant adapter against scripted replies", () => {
       { field_name: "domain", field_schema: "keyword" },
       { field_name: "document_id", field_schema: "keyword" },
       { field_name: "chunk_index", field_schema: "integer" },
+      { field_name: "chunk_id", field_schema: "keyword" },
+      { field_name: "table", field_schema: "keyword" },
+      { field_name: "payload_version", field_schema: "integer" },
     ]);
   });
 
@@ -160,6 +183,9 @@ describe("the Qdrant adapter against scripted replies", () => {
     expect(server.requests.map((r) => [r.method, (r.body as { field_name?: string } | undefined)?.field_name])).toEqual([
       ["GET", undefined],
       ["PUT", "chunk_index"],
+      ["PUT", "chunk_id"],
+      ["PUT", "table"],
+      ["PUT", "payload_version"],
     ]);
 
     script(() => ok(collectionInfo(768, recorded, indexes)));
@@ -198,7 +224,7 @@ describe("the Qdrant adapter against scripted replies", () => {
 
     expect(server.requests.map((r) => r.url)).toEqual(["/collections/chunks/points/query", "/collections/chunks/points/scroll"]);
     const query = server.requests[0]?.body as { prefetch: { using: string; filter: unknown; limit: number }[]; query: unknown; filter: unknown };
-    const filter = { must: [{ key: "tenant_id", match: { value: "acme" } }, { key: "domain", match: { value: "motor" } }] };
+    const filter = { must: [TENANT, CURRENT, { key: "domain", match: { value: "motor" } }] };
     expect(query.prefetch.map((p) => [p.using, p.limit, p.filter])).toEqual([
       ["sparse", 10, filter],
       ["dense", 10, filter],
@@ -216,7 +242,7 @@ describe("the Qdrant adapter against scripted replies", () => {
     expect(hits[1]?.neighbors.map((n) => n.chunkId)).toEqual(["glass-en#1"]);
     expect(server.requests[1]?.body).toEqual({
       filter: {
-        must: [{ key: "tenant_id", match: { value: "acme" } }],
+        must: [TENANT, CURRENT],
         should: [
           { must: [{ key: "document_id", match: { value: "glass-en" } }, { key: "chunk_index", range: { gte: 0, lte: 2 } }] },
           { must: [{ key: "document_id", match: { value: "glass-en" } }, { key: "chunk_index", range: { gte: 1, lte: 3 } }] },
@@ -280,19 +306,47 @@ describe("the Qdrant adapter against a semantic fake Qdrant", () => {
     return index;
   };
 
-  it("upserts: added, unchanged, replaced (a shorter version drops its old tail), per tenant", async () => {
+  it("upserts: added, unchanged, replaced (the points a new version no longer has are deleted), per tenant", async () => {
     const index = await freshIndex();
+    const id = (text: string) => paragraphId("glass-en", text);
     expect(await index.upsert([doc(), doc({ tenantId: "rival" })])).toEqual([
       { documentId: "glass-en", status: "added", chunkCount: 3 },
       { documentId: "glass-en", status: "added", chunkCount: 3 },
     ]);
     expect(await index.upsert([doc()])).toEqual([{ documentId: "glass-en", status: "unchanged", chunkCount: 3 }]);
-    expect(await index.upsert([doc({ body: "Windshield repair is covered twice a year." })])).toEqual([{ documentId: "glass-en", status: "replaced", chunkCount: 1 }]);
-    expect(await index.getChunk("acme", "glass-en#0")).toMatchObject({ text: "Glass cover\n\nWindshield repair is covered twice a year." });
-    expect(await index.getChunk("acme", "glass-en#1")).toBeUndefined();
+    const before = [...(fake.collections.get(collectionOf(index))?.points.keys() ?? [])];
+    expect(before).toHaveLength(6);
+    // Edit one paragraph and drop the last: the other unit keeps its point and id.
+    expect(await index.upsert([doc({ body: "Windshield repair is covered twice a year.\n\n## Deductible\n\nThe deductible is 5 percent." })])).toEqual([
+      { documentId: "glass-en", status: "replaced", chunkCount: 2 },
+    ]);
+    expect(await index.getChunk("acme", id("Windshield repair is covered twice a year."))).toMatchObject({ text: "Windshield repair is covered twice a year.", chunkIndex: 0 });
+    expect(await index.getChunk("acme", id("The deductible is 5 percent."))).toMatchObject({ section: "Deductible", sectionPath: ["Deductible"], unit: { kind: "paragraph" } });
+    expect(await index.getChunk("acme", id("Windshield repair is covered."))).toBeUndefined();
+    expect(await index.getChunk("acme", id("Call the glass line."))).toBeUndefined();
+    const acmePoints = [...(fake.collections.get(collectionOf(index))?.points.values() ?? [])].filter((p) => p.payload["tenant_id"] === "acme");
+    expect(acmePoints).toHaveLength(2);
     // The other tenant's copy is untouched.
-    expect((await index.getChunk("rival", "glass-en#2"))?.section).toBe("Claims");
-    expect(await index.getChunk("acme", "glass-en#01")).toBeUndefined();
+    expect((await index.getChunk("rival", id("Call the glass line.")))?.section).toBe("Claims");
+    expect(await index.getChunk("acme", `${id("Call the glass line.")}-1`)).toBeUndefined();
+  });
+
+  it("does not serve points an older frontdesk wrote, counts them, and rewrites their document on the next upsert", async () => {
+    const index = await freshIndex();
+    await index.upsert([doc()]);
+    const points = fake.collections.get(collectionOf(index))?.points;
+    // Make the document look as payload version 1 left it: index ids, no structure.
+    for (const point of points?.values() ?? []) {
+      const { payload_version: _v, section_path: _p, unit: _u, table: _t, ...v1 } = point.payload;
+      point.payload = { ...v1, chunk_id: `glass-en#${String(point.payload["chunk_index"])}` };
+    }
+    expect(await index.countOutdated()).toBe(3);
+    expect((await index.retrieve({ query: "windshield deductible", tenantId: "acme", topK: 5 })).hits).toEqual([]);
+    expect((await index.listDocuments("acme", { pageSize: 10 })).documents).toEqual([]);
+    expect(await index.upsert([doc()])).toEqual([{ documentId: "glass-en", status: "replaced", chunkCount: 3 }]);
+    expect(await index.countOutdated()).toBe(0);
+    expect(points?.size).toBe(3);
+    expect((await index.retrieve({ query: "windshield", tenantId: "acme", topK: 1 })).hits[0]?.chunk.chunkId).toBe(paragraphId("glass-en", "Windshield repair is covered."));
   });
 
   it("removes a document of one tenant, and lists documents a page at a time", async () => {

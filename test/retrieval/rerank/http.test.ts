@@ -4,7 +4,7 @@ import type { RetryPolicy } from "../../../src/dependency/retry.js";
 import { createHttpReranker, scoresFrom } from "../../../src/retrieval/rerank/http.js";
 import { createEmbeddedRetriever, createLocalEmbedder, RetrievalUnavailableError } from "../../../src/retrieval/index.js";
 import { startFakeHttp, type FakeHttpServer, type RecordedRequest } from "../../support/fake-http.js";
-import { chunk } from "../helpers.js";
+import { chunk, paragraphId } from "../helpers.js";
 
 const FAST_RETRY: RetryPolicy = { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 2, jitter: 0 };
 
@@ -107,7 +107,7 @@ describe("createHttpReranker against a fake /rerank service", () => {
     const { hits } = await retriever.retrieve({ query: "cover", tenantId: "acme", topK: 2 });
     // BM25 ranks motor-en first (four "cover"s); the service's scores decide the final order.
     const explained = await retriever.explain({ query: "cover", tenantId: "acme" }, 10);
-    expect(explained.sparse[0]?.chunkId).toBe("motor-en#0");
+    expect(explained.sparse[0]?.chunkId).toBe(paragraphId("motor-en", "Motor cover is compulsory. Motor cover cover cover."));
     expect(hits.map((hit) => [hit.chunk.documentId, hit.score])).toEqual([
       ["travel-en", 0.9],
       ["motor-en", 0.1],
