@@ -35,6 +35,8 @@ export interface QuestionAnalysis {
   quantities: Quantity[];
   /** Analysed content terms (stopwords dropped, stemmed), in order. */
   terms: string[];
+  /** Terms that are a respelling of a word the documents never use: guesses, weighed as common words. */
+  guessed?: ReadonlySet<string>;
 }
 
 const W = (words: string) => `(?<![\\p{L}])(?:${words})(?![\\p{L}])`;

@@ -5,8 +5,8 @@ import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { splitSentences } from "../text/sentences.js";
 import { attributesNamed, formFits, speaksOf } from "./attributes.js";
-import { focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
-import { parseInterval, quantityFits, unitHint, type Quantity } from "./quantities.js";
+import { correctTerm, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
+import { parseInterval, parseQuantities, quantityFits, unitHint, type Quantity } from "./quantities.js";
 import { analyzeQuestion, type Attribute, type QuestionAnalysis } from "./question.js";
 import { readTable, renderCell, tablesOf, type CellReading, type Table } from "./table.js";
 import type { ReadingUnit } from "./types.js";
@@ -29,6 +29,12 @@ export interface ReaderInput {
   /** Retrieved units, best first, then their neighbours (whole tables for rows). */
   units: readonly ReadingUnit[];
   taxonomy: Taxonomy;
+  /**
+   * The customer's own words this turn, when the query left statements out ("I'm 35. How much is
+   * it?"): their quantities (an age, a price paid, a trip's length) still pick a table's row or
+   * column, but their other words are not asked about.
+   */
+  context?: string;
   /** Diagnostics: receives the ranked candidates (best first) before the decision. */
   trace?: (candidates: ReadonlyArray<{ kind: string; text: string; coverage: number; missing: string[] }>) => void;
 }
@@ -56,6 +62,8 @@ export type ReaderVerdict =
 export const READER_RULES = {
   /** The best unit must cover this share of the question's weighted content to answer. */
   sufficient: 0.5,
+  /** A cell or item this close to the best sentence is preferred to it. */
+  structureMargin: 0.02,
   /** Units of other products within this share of the best are equally good (ambiguity). */
   ambiguityMargin: 0.12,
   /** Weights of a question term found only in a unit's heading path / caption / headers, or only in its title or product name. */
@@ -107,7 +115,7 @@ function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags,
     let w = termWeight(taxonomy, term);
     // A term the tenant's documents never use (and that names no focus: see focusTerms) is most
     // often a colloquial or filler word the documents phrase otherwise: it weighs like a common one.
-    if (!taxonomy.vocabulary.has(term)) w = Math.min(w, 1);
+    if (!taxonomy.vocabulary.has(term) || question.guessed?.has(term) === true) w = Math.min(w, 1);
     total += w;
     let m = 0;
     if (bags.own.has(term)) m = 1;
@@ -166,13 +174,25 @@ const INTRODUCES_LIST = /:\s*$/u;
 // A worked example illustrates a rule; the rule itself is the better answer.
 const EXAMPLE = /^(?:for example|for instance|e\.g\.|example:|برای مثال|مثلاً|مثلا|مثال:)/iu;
 
+/** The query's quantities, then the context's that say something the query does not (by kind and value). */
+function withContextQuantities(own: readonly Quantity[], context: readonly Quantity[]): Quantity[] {
+  const key = (q: Quantity) => JSON.stringify(q);
+  const seen = new Set(own.map(key));
+  return [...own, ...context.filter((q) => !seen.has(key(q)))];
+}
+
 export function read(input: ReaderInput): ReaderVerdict {
   const { taxonomy } = input;
-  const question = analyzeQuestion(input.query, input.language);
+  const asked = analyzeQuestion(input.query, input.language);
+  const question = input.context === undefined ? asked : { ...asked, quantities: withContextQuantities(asked.quantities, parseQuantities(input.context)) };
   const judgeableQuantities = question.quantities.some(judgeable);
-  const terms = [...new Set(questionTerms(input.query, judgeableQuantities).map((t) => tenantForm(taxonomy, t)))];
+  const raw = questionTerms(input.query, judgeableQuantities);
+  const terms = [...new Set(raw.map((t) => tenantForm(taxonomy, t)))];
+  // A word the documents never use, respelt as one they do ("stuff" → "staff"), may be a guess:
+  // it weighs like a common word, as the unknown word itself would.
+  const guessed = new Set(raw.filter((t) => !taxonomy.vocabulary.has(t) && correctTerm(taxonomy, t) !== t).map((t) => correctTerm(taxonomy, t)));
   if (terms.length === 0 && question.quantities.length === 0) return { kind: "insufficient", reason: "the question has no content terms", coverage: 0 };
-  const corrected: QuestionAnalysis = { ...question, terms };
+  const corrected: QuestionAnalysis = { ...question, terms, guessed };
   // What the question is about, named by a word the tenant's documents never use: they cannot answer.
   const unknownFocus = focusTerms(input.query).map((t) => tenantForm(taxonomy, t)).filter((t) => !taxonomy.vocabulary.has(t));
   if (unknownFocus.length > 0) {
@@ -233,7 +253,9 @@ export function read(input: ReaderInput): ReaderVerdict {
       missing: c.score.missing,
     })),
   );
-  const best = candidates[0]!;
+  // Within a hair of the best, the more structured answer wins: a cell states less around the fact.
+  const top = candidates[0]!.score.coverage;
+  const best = candidates.filter((c) => c.score.coverage >= top - READER_RULES.structureMargin).reduce((a, b) => (rank(b) > rank(a) ? b : a));
   if (best.score.coverage < READER_RULES.sufficient) {
     return { kind: "insufficient", reason: `best evidence covers ${Math.round(best.score.coverage * 100)}% of the question (missing: ${best.score.missing.slice(0, 4).join(", ")})`, coverage: best.score.coverage };
   }

@@ -84,7 +84,10 @@ const UNIT_WORDS = new Set(analyze("day days night nights week weeks month month
  * the share of its words (units aside) the question uses.
  */
 function labelMatch(label: string, headerHint: string, question: QuestionAnalysis, questionTerms: ReadonlySet<string>, used: Set<Quantity>): number {
-  const interval = parseInterval(label, unitHint(headerHint));
+  const words = [...termsOf(label)].filter((t) => !/\d/u.test(t) && !UNIT_WORDS.has(t));
+  const parsed = parseInterval(label, unitHint(headerHint));
+  // A lone number in a named label ("Sedan, 6 cylinders") is part of the name, not a range to fall in.
+  const interval = parsed !== null && parsed.lo === parsed.hi && unitHint(label) === null && words.length > 0 ? null : parsed;
   if (interval !== null) {
     const fit = question.quantities.find((q) => !used.has(q) && quantityFits(q, interval));
     if (fit !== undefined) {
@@ -95,13 +98,18 @@ function labelMatch(label: string, headerHint: string, question: QuestionAnalysi
     }
     if (interval.unit !== null && question.quantities.some((q) => q.kind === interval.unit)) return 0;
   }
-  const words = [...termsOf(label)].filter((t) => !/^\d/u.test(t) && !UNIT_WORDS.has(t));
   if (words.length === 0) return 0;
-  const hits = words.filter((t) => questionTerms.has(t)).length;
+  const hits = words.filter((t) => questionTerms.has(t) || isJoinedPair(t, questionTerms)).length;
   // Numbers a label names as words of its own ("6 cylinders", "4x4") count when the question says them.
   const numbers = [...termsOf(label)].filter((t) => /^\d+$/u.test(t));
   const numberHits = numbers.filter((n) => question.quantities.some((q) => String(q.value) === n)).length;
   return hits / words.length + (numbers.length > 0 ? numberHits / numbers.length / 2 : 0);
+}
+
+/** "شاسی‌بلند" written as two words in the question ("شاسی بلند") is still the label's word. */
+function isJoinedPair(term: string, questionTerms: ReadonlySet<string>): boolean {
+  for (let i = 2; i <= term.length - 2; i++) if (questionTerms.has(term.slice(0, i)) && questionTerms.has(term.slice(i))) return true;
+  return false;
 }
 
 /** True when a set of labels is a dimension the question must pick from (ranges or names), not free text. */
@@ -121,8 +129,13 @@ export function readTable(table: Table, question: QuestionAnalysis): CellReading
   // naming the asked attribute ("Hours", "Excess") is the asked column.
   const main = question.asked[0];
   const columnQuantities = new Set<Quantity>();
+  // Headers of one table measure one thing: "Driver 18–24 | 25–29 | 60 years and over" are all ages,
+  // though only one says so. A header's own word wins, then its siblings', then the caption's.
+  const siblingHints = [...new Set(table.columns.map((c) => unitHint(c.header)).filter((h) => h !== null))];
+  const sibling = siblingHints.length === 1 ? table.columns.find((c) => unitHint(c.header) !== null)!.header : null;
   const columnScores = table.columns.map((c) => {
-    const score = labelMatch(c.header, unitHint(c.header) !== null ? c.header : `${c.header} ${table.caption ?? ""}`, question, questionTerms, columnQuantities);
+    const hintText = unitHint(c.header) !== null ? c.header : (sibling ?? `${c.header} ${table.caption ?? ""}`);
+    const score = labelMatch(c.header, hintText, question, questionTerms, columnQuantities);
     return main !== undefined && speaksOf(termsOf(c.header), main) ? Math.max(score, 1) : score;
   });
   const rowQuantities = new Set<Quantity>(columnQuantities);
@@ -141,7 +154,9 @@ export function readTable(table: Table, question: QuestionAnalysis): CellReading
 
   let columnIndex: number | null = table.columns.length === 1 ? 0 : pick(columnScores);
   const columnMatched = table.columns.length > 1 && columnIndex !== null;
-  const rowIndex: number | null = table.rows.length === 1 ? 0 : pick(rowScores.map((r) => r.score));
+  // One row seen is still read against the question: "Above 500,000" is not the row of 150,000.
+  const lone = table.rows.length === 1 && !contradicts(table.rows[0]!.label, contextHint, question);
+  const rowIndex: number | null = lone ? 0 : pick(rowScores.map((r) => r.score));
   const rowMatched = table.rows.length > 1 && rowIndex !== null;
 
   if (rowIndex === null) {
@@ -163,6 +178,14 @@ export function readTable(table: Table, question: QuestionAnalysis): CellReading
   const value = row.values.find((v) => v.column === wanted.column);
   if (value === undefined) return { kind: "no_match", table, dimension: "column" };
   return { kind: "cell", table, row, column: value, rowMatched, columnMatched };
+}
+
+/** True when a label is an interval of a kind the question states, and the stated quantity falls outside it. */
+function contradicts(label: string, hint: string, question: QuestionAnalysis): boolean {
+  const interval = parseInterval(label, unitHint(hint));
+  if (interval === null || interval.unit === null) return false;
+  const stated = question.quantities.filter((q) => q.kind === interval.unit);
+  return stated.length > 0 && !stated.some((q) => quantityFits(q, interval));
 }
 
 function kindUnit(q: Quantity): string | null {

@@ -7,7 +7,7 @@ import { startFakeHttp, type FakeHttpServer, type FakeReply, type RecordedReques
  *
  * - collections with named dense vectors (Cosine: stored normalised) and named sparse vectors
  *   with the `idf` modifier (IDF = ln(1 + (N - n + 0.5) / (n + 0.5)) over the whole collection);
- * - filters: must / should / must_not, nested filters, `match.value`, `match.any`, `range`, `has_id`;
+ * - filters: must / should / must_not, nested filters, `match.value`, `match.any`, `range`, `has_id`, `is_null`;
  * - the Query API: prefetches (sparse dot product, dense cosine, each filtered and limited) fused
  *   by RRF with Qdrant's 0-based positions (score 1 / (k + position)), then filter and limit;
  * - scroll ordered by point id with `next_page_offset`, count, upsert, delete by filter.
@@ -265,6 +265,11 @@ function matches(filter: Json, point: Point): boolean {
 
 function condition_(condition: Json, point: Point): boolean {
   if ("has_id" in condition) return Array.isArray(condition["has_id"]) && (condition["has_id"] as unknown[]).includes(point.id);
+  // Qdrant's is_null: the key is present with the value null.
+  if ("is_null" in condition) {
+    const key = String((condition["is_null"] as Json)["key"]);
+    return key in point.payload && point.payload[key] === null;
+  }
   if (!("key" in condition)) return matches(condition, point);
   const value = point.payload[String(condition["key"])];
   const m = condition["match"] as Json | undefined;

@@ -28,7 +28,7 @@ export function gradeNode(deps: AgentDeps) {
     const verdict: ReaderVerdict =
       hits.length === 0
         ? { kind: "insufficient", reason: "nothing was retrieved", coverage: 0 }
-        : read({ query: state.rewrittenQuery, language: state.language, units: readingUnits(hits), taxonomy });
+        : read({ query: state.rewrittenQuery, language: state.language, units: readingUnits(hits), taxonomy, context: state.turn!.text });
 
     switch (verdict.kind) {
       case "answer": {

@@ -25,18 +25,41 @@ export function windowRange(chunk: Chunk, context: ContextWindow): { gte: number
   return { gte: Math.max(0, chunk.chunkIndex - reach), lte: chunk.chunkIndex + reach };
 }
 
-/** The neighbours of `chunk` among chunks of its document (in any order), in document order, without itself. */
+/**
+ * Where the rows of a table that a non-row hit's window reaches into can lie (see neighborsOf);
+ * null for a row hit or when neither a window nor table rows are given.
+ */
+export function tableReach(chunk: Chunk, context: ContextWindow): { gte: number; lte: number } | null {
+  if (chunk.unit.kind === "row" || context.window === 0 || context.tableRows === 0) return null;
+  const reach = context.window + context.tableRows;
+  return { gte: Math.max(0, chunk.chunkIndex - reach), lte: chunk.chunkIndex + reach };
+}
+
+/** The nearest `tableRows` rows of `table` to `index`, in any order. */
+function rowsOf(table: string, index: number, documentChunks: readonly Chunk[], tableRows: number): Chunk[] {
+  const rows = documentChunks.filter((other) => other.chunkIndex !== index && other.unit.kind === "row" && other.unit.table === table);
+  const distance = (other: Chunk): number => Math.abs(other.chunkIndex - index);
+  return rows.length <= tableRows ? rows : [...rows].sort((a, b) => distance(a) - distance(b) || a.chunkIndex - b.chunkIndex).slice(0, tableRows);
+}
+
+/**
+ * The neighbours of `chunk` among chunks of its document (in any order), in document order, without
+ * itself. A window that reaches into a table brings the table (its nearest rows): a reader cannot
+ * pick a row from a table it sees one row of.
+ */
 export function neighborsOf(chunk: Chunk, documentChunks: readonly Chunk[], context: ContextWindow): Chunk[] {
   const unit = chunk.unit;
   if (unit.kind === "row") {
     if (context.tableRows === 0) return [];
-    const rows = documentChunks.filter((other) => other.chunkIndex !== chunk.chunkIndex && other.unit.kind === "row" && other.unit.table === unit.table);
-    const distance = (other: Chunk): number => Math.abs(other.chunkIndex - chunk.chunkIndex);
-    const nearest = rows.length <= context.tableRows ? rows : [...rows].sort((a, b) => distance(a) - distance(b) || a.chunkIndex - b.chunkIndex).slice(0, context.tableRows);
-    return [...nearest].sort((a, b) => a.chunkIndex - b.chunkIndex);
+    return rowsOf(unit.table, chunk.chunkIndex, documentChunks, context.tableRows).sort((a, b) => a.chunkIndex - b.chunkIndex);
   }
   if (context.window === 0) return [];
-  return documentChunks
-    .filter((other) => other.chunkIndex !== chunk.chunkIndex && Math.abs(other.chunkIndex - chunk.chunkIndex) <= context.window)
-    .sort((a, b) => a.chunkIndex - b.chunkIndex);
+  const near = documentChunks.filter((other) => other.chunkIndex !== chunk.chunkIndex && Math.abs(other.chunkIndex - chunk.chunkIndex) <= context.window);
+  const out = new Map(near.map((c) => [c.chunkIndex, c]));
+  if (context.tableRows > 0) {
+    for (const table of new Set(near.flatMap((c) => (c.unit.kind === "row" ? [c.unit.table] : [])))) {
+      for (const row of rowsOf(table, chunk.chunkIndex, documentChunks, context.tableRows)) out.set(row.chunkIndex, row);
+    }
+  }
+  return [...out.values()].sort((a, b) => a.chunkIndex - b.chunkIndex);
 }

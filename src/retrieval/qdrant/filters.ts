@@ -1,5 +1,5 @@
 import type { Schemas } from "@qdrant/js-client-rest";
-import { windowRange, type ContextWindow } from "../hybrid/context-window.js";
+import { tableReach, windowRange, type ContextWindow } from "../hybrid/context-window.js";
 import type { Chunk, RetrievalRequest } from "../types.js";
 import { PAYLOAD_VERSION } from "./payload.js";
 
@@ -60,7 +60,8 @@ export function outdatedFilter(): Filter {
 
 /**
  * The context windows of these hits (see windowRange), in one filter: a row's table (by its key,
- * within its reach), any other unit's neighbours by position. Null when no hit has any.
+ * within its reach), any other unit's neighbours by position and the rows around them (tableReach).
+ * Null when no hit has any.
  */
 export function windowsFilter(tenantId: string, hits: readonly Chunk[], context: ContextWindow): { filter: Filter; limit: number } | null {
   const should: Condition[] = [];
@@ -72,6 +73,12 @@ export function windowsFilter(tenantId: string, hits: readonly Chunk[], context:
     if (chunk.unit.kind === "row") conditions.push(match("table", chunk.unit.table));
     should.push({ must: conditions });
     limit += range.lte - range.gte + 1;
+    // Rows only, further out: the tables the window reaches into come whole.
+    const rows = tableReach(chunk, context);
+    if (rows !== null) {
+      should.push({ must: [match("document_id", chunk.documentId), { key: "chunk_index", range: rows }], must_not: [{ is_null: { key: "table" } }] });
+      limit += rows.lte - rows.gte + 1;
+    }
   }
   return should.length === 0 ? null : { filter: { must: [tenant(tenantId), current], should }, limit };
 }

@@ -126,7 +126,7 @@ describe("neighborsOf", () => {
   const chunks: Chunk[] = createChunker().chunk(doc(`## A\n\nBefore.\n\n| Plan | Price |\n| --- | --- |\n${rows}\n\nAfter.\n\n| Other | Price |\n| --- | --- |\n| X | 1 |`, { title: "T" }));
   const byText = (prefix: string): Chunk => chunks.find((c) => c.text.startsWith(prefix))!;
 
-  it("gives a row the other rows of its table (the nearest ones up to tableRows), a paragraph its ± window", () => {
+  it("gives a row the other rows of its table (the nearest ones up to tableRows), a paragraph its ± window and any table the window reaches into", () => {
     const hit = byText("A — Plan 5 —");
     const all = neighborsOf(hit, chunks, { window: 1, tableRows: 40 });
     expect(all.map((c) => c.text.split(" — ")[1])).toEqual(["Plan 0", "Plan 1", "Plan 2", "Plan 3", "Plan 4", "Plan 6", "Plan 7", "Plan 8", "Plan 9", "Plan 10", "Plan 11"]);
@@ -134,6 +134,11 @@ describe("neighborsOf", () => {
     expect(neighborsOf(hit, chunks, { window: 1, tableRows: 0 })).toEqual([]);
     // The other table, and the paragraphs around, are not this table.
     expect(all.some((c) => c.text === "Before." || c.text === "After." || c.text.includes("X"))).toBe(false);
-    expect(neighborsOf(byText("After."), chunks, { window: 1, tableRows: 40 }).map((c) => c.text)).toEqual(["A — Plan 11 — Price: 11", "A — X — Price: 1"]);
+    const after = neighborsOf(byText("After."), chunks, { window: 1, tableRows: 40 }).map((c) => c.text);
+    // The window reaches table A's last row and table X's first: both tables come whole.
+    expect(after.filter((t) => t.startsWith("A — Plan"))).toHaveLength(12);
+    expect(after.filter((t) => t.includes("X"))).toEqual(["A — X — Price: 1"]);
+    expect(neighborsOf(byText("After."), chunks, { window: 1, tableRows: 2 }).map((c) => c.text)).toEqual(["A — Plan 10 — Price: 10", "A — Plan 11 — Price: 11", "A — X — Price: 1"]);
+    expect(neighborsOf(byText("After."), chunks, { window: 0, tableRows: 40 })).toEqual([]);
   });
 });

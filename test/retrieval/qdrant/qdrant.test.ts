@@ -245,10 +245,13 @@ describe("the Qdrant adapter against scripted replies", () => {
         must: [TENANT, CURRENT],
         should: [
           { must: [{ key: "document_id", match: { value: "glass-en" } }, { key: "chunk_index", range: { gte: 0, lte: 2 } }] },
+          // Further out, only table rows: a table the window reaches into comes whole (40 rows by default).
+          { must: [{ key: "document_id", match: { value: "glass-en" } }, { key: "chunk_index", range: { gte: 0, lte: 42 } }], must_not: [{ is_null: { key: "table" } }] },
           { must: [{ key: "document_id", match: { value: "glass-en" } }, { key: "chunk_index", range: { gte: 1, lte: 3 } }] },
+          { must: [{ key: "document_id", match: { value: "glass-en" } }, { key: "chunk_index", range: { gte: 0, lte: 43 } }], must_not: [{ is_null: { key: "table" } }] },
         ],
       },
-      limit: 6,
+      limit: 6 + 43 + 44,
       with_payload: true,
       with_vector: false,
     });
