@@ -19,6 +19,8 @@ import { createHealthRoutes, createHealthState, type HealthState } from "./healt
 import { createReflectionIndex, createReflectionRoutes } from "./reflection.js";
 import { createDocumentRoutes } from "./document-routes.js";
 import { createAgentRoutes } from "./routes.js";
+import { createObserveInterceptor } from "./observe.js";
+import { noopTelemetry, type Telemetry } from "../telemetry/index.js";
 
 export interface BuildServerOptions {
   turnService: TurnService;
@@ -26,6 +28,8 @@ export interface BuildServerOptions {
   logger: Logger;
   /** When given, DocumentService is served on the same port for the same API keys. */
   documents?: { index: DocumentIndex; rules: DocumentRules };
+  /** Spans, RPC metrics and access lines of every call; default: none collected. */
+  telemetry?: Telemetry;
 }
 
 export interface FrontdeskServer {
@@ -98,7 +102,9 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
     createHealthRoutes(health)(router);
     createReflectionRoutes(reflection)(router);
   };
-  const handler = withSpecGrpcMessage(connectNodeAdapter({ routes, shutdownSignal: shutdown.signal, readMaxBytes: READ_MAX_BYTES }));
+  // Outermost, so it sees every call of every service, auth refusals included.
+  const interceptors = [createObserveInterceptor({ telemetry: options.telemetry ?? noopTelemetry(), logger })];
+  const handler = withSpecGrpcMessage(connectNodeAdapter({ routes, interceptors, shutdownSignal: shutdown.signal, readMaxBytes: READ_MAX_BYTES }));
 
   const tls = config.server.tls;
   const server = tls
