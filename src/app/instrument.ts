@@ -24,7 +24,7 @@ function genAiNames(providerId: string): { provider: string; operation: string }
 export function instrumentModels(inner: ModelProvider, bundle: Pick<ModelBundle, "models">, telemetry: Telemetry): ModelProvider {
   const { metrics, tracer } = telemetry;
   const names = genAiNames(inner.id);
-  const modelOf = (role: Role): string => (inner.id === "offline" ? "offline" : (bundle.models.profiles[bundle.models.roles[role]]?.model ?? "unknown"));
+  const modelOf = (role: Role): string => (inner.id === "gemini" ? (bundle.models.profiles[bundle.models.roles[role]]?.model ?? "unknown") : inner.id);
   return {
     id: inner.id,
     async invoke(role, input, options) {

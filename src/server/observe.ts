@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Attributes } from "@opentelemetry/api";
-import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "../domain/logger.js";
 import { isSafeRequestId, runInScope, semconv, type RequestScope, type Telemetry } from "../telemetry/index.js";
 import { tenantKey } from "./auth.js";
@@ -137,5 +137,29 @@ function observeStream<T>(source: AsyncIterable<T>, within: <R>(fn: () => R) => 
         },
       };
     },
+  };
+}
+
+/**
+ * The routes with `interceptor` first on every service and method. A service registered with its
+ * own interceptors (auth) replaces the router-wide list in Connect, so the interceptor is added
+ * to each registration instead; it runs outermost, and sees auth refusals too.
+ */
+export function withInterceptor(routes: (router: ConnectRouter) => void, interceptor: Interceptor): (router: ConnectRouter) => void {
+  return (router) => {
+    const wrapped: ConnectRouter = {
+      get handlers() {
+        return router.handlers;
+      },
+      service(service, implementation, options) {
+        router.service(service, implementation, { ...options, interceptors: [interceptor, ...(options?.interceptors ?? [])] });
+        return wrapped;
+      },
+      rpc(method, impl, options) {
+        router.rpc(method, impl, { ...options, interceptors: [interceptor, ...(options?.interceptors ?? [])] });
+        return wrapped;
+      },
+    };
+    routes(wrapped);
   };
 }

@@ -19,7 +19,7 @@ import { createHealthRoutes, createHealthState, type HealthState } from "./healt
 import { createReflectionIndex, createReflectionRoutes } from "./reflection.js";
 import { createDocumentRoutes } from "./document-routes.js";
 import { createAgentRoutes } from "./routes.js";
-import { createObserveInterceptor } from "./observe.js";
+import { createObserveInterceptor, withInterceptor } from "./observe.js";
 import { noopTelemetry, type Telemetry } from "../telemetry/index.js";
 
 export interface BuildServerOptions {
@@ -102,9 +102,9 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
     createHealthRoutes(health)(router);
     createReflectionRoutes(reflection)(router);
   };
-  // Outermost, so it sees every call of every service, auth refusals included.
-  const interceptors = [createObserveInterceptor({ telemetry: options.telemetry ?? noopTelemetry(), logger })];
-  const handler = withSpecGrpcMessage(connectNodeAdapter({ routes, interceptors, shutdownSignal: shutdown.signal, readMaxBytes: READ_MAX_BYTES }));
+  // Spans, metrics and the access line of every call of every service, auth refusals included.
+  const observed = withInterceptor(routes, createObserveInterceptor({ telemetry: options.telemetry ?? noopTelemetry(), logger }));
+  const handler = withSpecGrpcMessage(connectNodeAdapter({ routes: observed, shutdownSignal: shutdown.signal, readMaxBytes: READ_MAX_BYTES }));
 
   const tls = config.server.tls;
   const server = tls
