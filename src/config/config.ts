@@ -214,7 +214,12 @@ function parseHeaderList(raw: string | undefined): Record<string, string> {
   for (const pair of (raw ?? "").split(",")) {
     const sep = pair.indexOf("=");
     if (sep <= 0) continue;
-    headers[pair.slice(0, sep).trim()] = decodeURIComponent(pair.slice(sep + 1).trim());
+    const value = pair.slice(sep + 1).trim();
+    try {
+      headers[pair.slice(0, sep).trim()] = decodeURIComponent(value);
+    } catch {
+      throw new ConfigError("OTEL_EXPORTER_OTLP_HEADERS: a value is not valid percent-encoding");
+    }
   }
   return headers;
 }
