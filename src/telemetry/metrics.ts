@@ -34,7 +34,7 @@ export interface PoolStats {
 export interface Metrics {
   /** RPCs by method and gRPC code; `_count` is the number of RPCs. */
   readonly rpcDuration: Histogram<"method" | "code">;
-  /** Turns that ran the graph, by outcome (answer, clarify, escalate, failed, cancelled) and escalation reason (`none` otherwise). */
+  /** Turns run, by outcome (answer, clarify, escalate; failed, cancelled: stopped by an error or the caller) and escalation reason (`none` otherwise). */
   readonly turns: Counter<"outcome" | "reason">;
   readonly turnDuration: Histogram<"outcome">;
   /** Attempts that did not run the graph, by kind (busy, replayed, thread_closed, request_conflict, unknown_domain). */
@@ -102,13 +102,13 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions 
     }),
     turns: new Counter({
       name: "frontdesk_turns_total",
-      help: "Turns that ran the graph, by outcome and escalation reason.",
+      help: "Turns run, by outcome (answer, clarify, escalate; failed or cancelled when an error or the caller stopped one) and escalation reason.",
       labelNames: ["outcome", "reason"] as const,
       registers,
     }),
     turnDuration: new Histogram({
       name: "frontdesk_turn_duration_seconds",
-      help: "Duration of turns that ran the graph, commit included, by outcome.",
+      help: "Duration of turns run, commit included, by outcome.",
       labelNames: ["outcome"] as const,
       buckets: RPC_BUCKETS,
       registers,
