@@ -28,7 +28,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["src/retrieval", "src/models", "src/persistence", "src/reading"],
   ["src/documents", "src/learn"],
   // Leaves: config reads files and the environment and imports only text; anyone may import its types.
-  ["src/config", "src/domain", "src/dependency"],
+  // Telemetry (metrics, the tracer, the request scope of log lines) is injected into every layer.
+  ["src/config", "src/domain", "src/dependency", "src/telemetry"],
   ["src/text"],
 ];
 
@@ -49,6 +50,16 @@ export const IMPORTERS: readonly ImporterRule[] = [
     target: "src/persistence/factory.ts",
     only: ["src/app"],
     why: "the factory loads every backend (pg, better-sqlite3); only the composition root chooses one",
+  },
+  {
+    target: "src/telemetry/tracing.ts",
+    only: ["src/app"],
+    why: "the OpenTelemetry SDK is set up once, by the composition root; everything else speaks @opentelemetry/api",
+  },
+  {
+    target: "src/telemetry/metrics-server.ts",
+    only: ["src/cli"],
+    why: "only the entry point listens, for metrics as for the service",
   },
 ];
 
@@ -89,6 +100,30 @@ export const PACKAGES: readonly PackageRule[] = [
     load: ["src/retrieval/qdrant"],
     types: [],
     why: "the Qdrant client is the Qdrant backend's",
+  },
+  {
+    packages: [
+      "@opentelemetry/sdk-trace",
+      "@opentelemetry/exporter-trace-otlp-proto",
+      "@opentelemetry/resources",
+      "@opentelemetry/context-async-hooks",
+      "@opentelemetry/core",
+    ],
+    load: ["src/telemetry/tracing.ts"],
+    types: [],
+    why: "the OpenTelemetry SDK is the composition root's (through src/telemetry/tracing.ts); code uses @opentelemetry/api",
+  },
+  {
+    packages: ["prom-client"],
+    load: ["src/telemetry"],
+    types: [],
+    why: "metrics are declared once, in src/telemetry/metrics.ts, and reach other layers as the Telemetry object",
+  },
+  {
+    packages: ["langsmith"],
+    load: ["src/app"],
+    types: [],
+    why: "LangSmith tracing is wired by the composition root alone",
   },
 ];
 

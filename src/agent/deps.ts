@@ -5,6 +5,7 @@ import type { ModelProvider } from "../models/provider.js";
 import type { RetryPolicy } from "../dependency/retry.js";
 import type { ProfileStore } from "../persistence/ports.js";
 import type { Retriever } from "../retrieval/index.js";
+import type { Telemetry } from "../telemetry/index.js";
 import type { Policy } from "./policy.js";
 
 /** The limits and thresholds the graph reads, resolved once from Config. */
@@ -47,6 +48,8 @@ export interface AgentDeps {
   now: () => number;
   newId: () => string;
   logger: Logger;
+  /** Node spans and durations, model-call retries. Default: none collected. */
+  telemetry?: Telemetry;
 }
 
 export function settingsFromConfig(config: Config): AgentSettings {

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { END, START, StateGraph, type BaseCheckpointSaver, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { inSpan, noopTelemetry, secondsSince, type Telemetry } from "../telemetry/index.js";
 import type { AgentDeps } from "./deps.js";
 import { clarifyNode } from "./nodes/clarify.js";
 import { contextualizeNode } from "./nodes/contextualize.js";
@@ -76,17 +77,27 @@ type Node = (state: AgentStateValue, config: LangGraphRunnableConfig) => Promise
  * Each node starts on a fresh turn of the event loop. A turn with the offline model is one long
  * chain of promise continuations; without these boundaries the server could neither flush
  * progress events to the client nor notice a cancelled call until the whole turn was over.
+ * Each run is also a span (named by the node, a child of the RPC's) and a sample of the node
+ * duration histogram; the name is LangGraph's own `langgraph_node`, one of NODES.
  */
-const onFreshTick =
+const freshTicks =
+  (telemetry: Telemetry) =>
   (node: Node): Node =>
   async (state, config) => {
     await yieldToEventLoop();
     if (config.signal?.aborted) throw config.signal.reason;
-    return node(state, config);
+    const name = String(config.metadata?.["langgraph_node"] ?? "unknown");
+    const startedMs = performance.now();
+    try {
+      return await inSpan(telemetry.tracer, `node ${name}`, { "frontdesk.node": name }, () => node(state, config));
+    } finally {
+      telemetry.metrics.nodeDuration.observe({ node: name }, secondsSince(startedMs));
+    }
   };
 
 /** Builds the turn graph; compile with a checkpointer to keep threads. */
 export function buildGraph(deps: AgentDeps) {
+  const onFreshTick = freshTicks(deps.telemetry ?? noopTelemetry());
   return new StateGraph(AgentState)
     .addNode(NODES.loadMemory, onFreshTick(loadMemoryNode(deps)))
     .addNode(NODES.triage, onFreshTick(triageNode(deps)))

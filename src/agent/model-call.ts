@@ -86,6 +86,7 @@ export async function callModel<R extends Role>(
       deps.settings.retry,
       {
         ...(signal ? { signal } : {}),
+        onRetry: () => deps.telemetry?.metrics.modelRetries.inc({ role, provider: deps.models.id }),
         allowRetry: (delayMs) => modelDeadline === undefined || deps.now() + delayMs < modelDeadline,
       },
     );

@@ -12,6 +12,10 @@ import type { Persistence } from "../persistence/index.js";
 import { createPersistence } from "../persistence/factory.js";
 import { openLocalDatabase } from "../persistence/sqlite/database.js";
 import { createRetrievalBackend, type Chunk, type DocumentIndex, type DocumentRules } from "../retrieval/index.js";
+import { createTelemetry, type Telemetry } from "../telemetry/index.js";
+import { createTracing } from "../telemetry/tracing.js";
+import { instrumentEvents, instrumentLocks, instrumentModels, instrumentRetriever, instrumentTransaction, instrumentTurnService } from "./instrument.js";
+import { createLangSmithTracing } from "./langsmith.js";
 
 /** The running service's parts, wired once from configuration (the composition root). */
 export interface App {
@@ -28,6 +32,8 @@ export interface App {
    * `documents.getChunk`, which is asynchronous).
    */
   getChunk(tenantId: string, chunkId: string): Chunk | undefined;
+  /** Metrics (for the scrape listener and the server's RPC metrics), the tracer, spans still to export. */
+  telemetry: Telemetry;
   close(): Promise<void>;
 }
 
@@ -46,11 +52,24 @@ export interface AppOverrides {
    * evaluation's fixtures) that must never ship in the bundled corpus.
    */
   extraCorpusDirs?: readonly string[];
+  /** Instead of the configured telemetry (tests: an in-memory span exporter, a registry of their own). */
+  telemetry?: Telemetry;
+}
+
+/**
+ * Telemetry from configuration: Prometheus instruments with process metrics, and a tracer that
+ * exports over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (else gives ids only, for the logs).
+ */
+export function createConfiguredTelemetry(config: Config): Telemetry {
+  const { otlp, serviceName } = config.telemetry;
+  const tracing = createTracing({ serviceName, otlpEndpoint: otlp?.endpoint ?? null, ...(otlp === null ? {} : { otlpHeaders: otlp.headers }) });
+  return createTelemetry({ tracer: tracing.tracer, extract: tracing.extract, shutdown: tracing.shutdown });
 }
 
 export async function createApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   const bundle = loadBundle(config.bundleDir);
   const tenants = configuredTenants(config);
+  const telemetry = overrides.telemetry ?? createConfiguredTelemetry(config);
 
   // The start-up corpus (the bundled sample, or FRONTDESK_CORPUS_DIR) is served to every configured
   // tenant; ingested documents come from the data directory or the Qdrant collection.
@@ -60,18 +79,19 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     openDatabase: () => openLocalDatabase(config.persistence.dataDir),
     ...(overrides.extraCorpusDirs === undefined ? {} : { extraCorpusDirs: overrides.extraCorpusDirs }),
   });
-  const { retriever } = retrieval;
+  const retriever = instrumentRetriever(retrieval.retriever, config.retrieval.backend.kind, telemetry);
 
   let persistence: Persistence;
   try {
-    persistence = overrides.persistence ?? (await createPersistence(config, logger));
+    persistence = overrides.persistence ?? (await createPersistence(config, logger, telemetry.tracer));
   } catch (error) {
     await retrieval.close();
     throw error;
   }
+  if (persistence.poolStats !== undefined) telemetry.metrics.addPoolSource(persistence.poolStats);
   const now = overrides.now ?? Date.now;
   const deps: AgentDeps = {
-    models: overrides.models ?? createModelProvider(config, bundle),
+    models: instrumentModels(overrides.models ?? createModelProvider(config, bundle), bundle, telemetry),
     retriever,
     profiles: persistence.profiles,
     policy: createPolicy(bundle),
@@ -80,21 +100,28 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     now,
     newId: randomUUID,
     logger,
+    telemetry,
   };
   logger.info({ provider: deps.models.id, bundle: bundle.version }, "model provider ready");
-  const graph = compileGraph(deps, persistence.saver);
-  const turnService = createTurnService({
-    graph,
-    transaction: persistence.saver,
-    locks: persistence.locks,
-    profiles: persistence.profiles,
-    events: persistence.events,
+  const langsmith = config.telemetry.langsmith === null ? null : createLangSmithTracing(config.telemetry.langsmith);
+  const compiled = compileGraph(deps, persistence.saver);
+  const graph = langsmith === null ? compiled : compiled.withConfig({ callbacks: langsmith.callbacks });
+  if (langsmith !== null) logger.info({ project: config.telemetry.langsmith?.project }, "LangSmith tracing on");
+  const turnService = instrumentTurnService(
+    createTurnService({
+      graph,
+      transaction: instrumentTransaction(persistence.saver, persistence.kind, telemetry),
+      locks: instrumentLocks(persistence.locks, telemetry),
+      profiles: persistence.profiles,
+      events: instrumentEvents(persistence.events, telemetry),
     eraseThread: (key) => persistence.eraseThread(key),
-    taxonomy: (tenantId, signal) => retriever.taxonomy(tenantId, signal),
-    now,
-    newId: randomUUID,
-    logger,
-  });
+      taxonomy: (tenantId, signal) => retriever.taxonomy(tenantId, signal),
+      now,
+      newId: randomUUID,
+      logger,
+    }),
+    telemetry,
+  );
   return {
     turnService,
     tenants,
@@ -104,9 +131,13 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       if (retrieval.chunkLookup === null) throw new Error("App.getChunk needs the embedded retriever; with Qdrant use documents.getChunk");
       return retrieval.chunkLookup(tenantId, chunkId);
     },
+    telemetry,
     async close() {
       await persistence.close();
       await retrieval.close();
+      await langsmith?.flush();
+      // Spans still buffered go out; a test's own telemetry is the test's to stop.
+      if (overrides.telemetry === undefined) await telemetry.shutdown();
     },
   };
 }

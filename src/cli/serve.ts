@@ -5,6 +5,8 @@ import { BundleError } from "../config/bundle.js";
 import { ConfigError, ENV_VARS, loadConfig, type Config } from "../config/config.js";
 import { CorpusLoadError, type DocumentIndex, type DocumentRules } from "../retrieval/index.js";
 import { assertBindAllowed, buildServer } from "../server/server.js";
+import { logMixin, type Telemetry } from "../telemetry/index.js";
+import { startMetricsServer, type MetricsServer } from "../telemetry/metrics-server.js";
 import type { CommandIo } from "./chat.js";
 
 /** What serve needs from the application (src/app.ts's App). */
@@ -14,6 +16,8 @@ export interface ServeApp {
   /** When present, DocumentService is served too. */
   documents?: DocumentIndex;
   documentRules?: DocumentRules;
+  /** RPC spans and metrics; with FRONTDESK_METRICS_ADDR, its registry is served for scraping. */
+  telemetry?: Telemetry;
 }
 
 export type CreateAppFn = (config: Config, logger: Logger) => Promise<ServeApp>;
@@ -22,9 +26,11 @@ export interface RunningServe {
   /** e.g. h2c://127.0.0.1:8080 */
   url: string;
   port: number;
+  /** The scrape URL when FRONTDESK_METRICS_ADDR is set. */
+  metricsUrl: string | null;
   /**
    * Graceful, and always ends: the server first (running turns finish within the grace period,
-   * then are aborted and cut off), then the app, given at most APP_CLOSE_TIMEOUT_MS.
+   * then are aborted and cut off), then the metrics listener and the app, given at most APP_CLOSE_TIMEOUT_MS.
    */
   close(): Promise<void>;
 }
@@ -66,21 +72,29 @@ export async function runServe(config: Config, logger: Logger, createApp: Create
     config,
     logger,
     ...(app.documents !== undefined && app.documentRules !== undefined ? { documents: { index: app.documents, rules: app.documentRules } } : {}),
+    ...(app.telemetry === undefined ? {} : { telemetry: app.telemetry }),
   });
   let port: number;
+  let metrics: MetricsServer | null = null;
   try {
+    const scrape = config.telemetry.metrics;
+    if (scrape !== null && app.telemetry !== undefined) metrics = await startMetricsServer({ registry: app.telemetry.registry, ...scrape });
     ({ port } = await frontdesk.listen());
   } catch (err) {
+    await metrics?.close();
     await app.close();
     throw err;
   }
   const url = `${frontdesk.scheme}://${hostForUrl(config.server.host)}:${port}`;
   logger.info({ url, tenants: frontdesk.tenants }, `frontdesk listening on ${url} (tenants: ${frontdesk.tenants.join(", ")})`);
+  if (metrics !== null) logger.info({ metrics: metrics.url }, `metrics on ${metrics.url}`);
   return {
     url,
     port,
+    metricsUrl: metrics?.url ?? null,
     async close() {
       await frontdesk.close();
+      await metrics?.close();
       let timer: NodeJS.Timeout | undefined;
       const closed = await Promise.race([
         app.close().then(() => true),
@@ -163,7 +177,8 @@ export async function serveCommand(argv: string[], io: CommandIo, deps: ServeCom
   let logger: Logger;
   try {
     const config = loadConfig(serveEnv(values, io.env));
-    logger = deps.logger ? deps.logger(config) : pino({ level: config.logLevel });
+    // Every line logged while serving a request carries its request id and trace id (logMixin).
+    logger = deps.logger ? deps.logger(config) : pino({ level: config.logLevel, mixin: logMixin });
     // Fail fast before importing the application (and its corpus) for a refused bind.
     assertBindAllowed(config);
     running = await runServe(config, logger, await deps.createApp());

@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { EnvSchema, TENANT_ID, type Env } from "./registry.js";
-import type { ApiKeyBinding, CheckpointerKind, Config, EmbeddingConfig, ModelProviderKind, RerankerConfig, RetrieverBackendConfig } from "./types.js";
+import type { ApiKeyBinding, CheckpointerKind, Config, EmbeddingConfig, ModelProviderKind, RerankerConfig, RetrieverBackendConfig, TelemetryConfig } from "./types.js";
 
 /**
  * The package root: defaults for bundled data (corpus, config bundle) resolve against it. The
@@ -28,6 +28,7 @@ export type {
   PostgresSettings,
   RerankerConfig,
   RetrieverBackendConfig,
+  TelemetryConfig,
 } from "./types.js";
 export { ENV_VARS } from "./registry.js";
 
@@ -199,6 +200,45 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     bundleDir: resolveBundleDir(env, cwd),
     logLevel: e.FRONTDESK_LOG_LEVEL,
+    telemetry: telemetryConfig(e),
+  };
+}
+
+/** `host:port` (IPv6 in brackets) as the listener's host and port; the registry checked the form. */
+function listenAddress(address: string): { host: string; port: number } {
+  const sep = address.lastIndexOf(":");
+  return { host: address.slice(0, sep).replace(/^\[(.*)\]$/u, "$1"), port: Number(address.slice(sep + 1)) };
+}
+
+/** `key=value,key2=value2` (OTLP's header format; values may be percent-encoded). */
+function parseHeaderList(raw: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of (raw ?? "").split(",")) {
+    const sep = pair.indexOf("=");
+    if (sep <= 0) continue;
+    const value = pair.slice(sep + 1).trim();
+    try {
+      headers[pair.slice(0, sep).trim()] = decodeURIComponent(value);
+    } catch {
+      throw new ConfigError("OTEL_EXPORTER_OTLP_HEADERS: a value is not valid percent-encoding");
+    }
+  }
+  return headers;
+}
+
+function telemetryConfig(e: Env): TelemetryConfig {
+  const langsmithOn = e.LANGSMITH_TRACING || e.LANGCHAIN_TRACING_V2 === true;
+  if (langsmithOn && e.LANGSMITH_API_KEY === undefined) {
+    throw new ConfigError("LANGSMITH_TRACING (or LANGCHAIN_TRACING_V2) needs LANGSMITH_API_KEY");
+  }
+  return {
+    metrics: e.FRONTDESK_METRICS_ADDR === undefined ? null : { ...listenAddress(e.FRONTDESK_METRICS_ADDR), path: e.FRONTDESK_METRICS_PATH },
+    otlp: e.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? null : { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, headers: parseHeaderList(e.OTEL_EXPORTER_OTLP_HEADERS) },
+    serviceName: e.OTEL_SERVICE_NAME,
+    langsmith:
+      langsmithOn && e.LANGSMITH_API_KEY !== undefined
+        ? { apiKey: e.LANGSMITH_API_KEY, endpoint: e.LANGSMITH_ENDPOINT, project: e.LANGSMITH_PROJECT }
+        : null,
   };
 }
 

@@ -274,11 +274,63 @@ const RETRIEVAL = {
   FRONTDESK_MAX_SOURCE_CHARS: { schema: int(16, 100_000).default(1_024), description: "DocumentService limit: a document's `source` (a path or URL)" },
 } satisfies Record<string, Setting>;
 
+/** `host:port` of a listener; an IPv6 host in brackets (`[::1]:9464`). */
+const LISTEN_ADDRESS = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/u;
+
+/** README, "Operating frontdesk": metrics, traces and LangSmith. */
+const OPERATING = {
+  // Prometheus
+  FRONTDESK_METRICS_ADDR: {
+    schema: z
+      .string()
+      .regex(LISTEN_ADDRESS, "must be host:port, e.g. 127.0.0.1:9464")
+      .refine((a) => Number(a.slice(a.lastIndexOf(":") + 1)) <= 65_535, "port must be at most 65535")
+      .optional(),
+    description: "`host:port` of a plain HTTP listener serving Prometheus metrics (`0` as port picks a free one); unset: no metrics listener. Never the service's port",
+  },
+  FRONTDESK_METRICS_PATH: {
+    schema: z.string().regex(/^\/[A-Za-z0-9._~/-]*$/u, "must be a path such as /metrics").default("/metrics"),
+    description: "the scrape path on `FRONTDESK_METRICS_ADDR`",
+  },
+
+  // OpenTelemetry traces
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    schema: z
+      .string()
+      .url()
+      .refine((u) => /^https?:\/\//u.test(u), "must be an http(s) URL")
+      .optional(),
+    description: "OTLP/HTTP (protobuf) collector base URL; spans go to `<url>/v1/traces`. Unset: no spans are recorded or sent (log lines still carry trace ids)",
+  },
+  OTEL_EXPORTER_OTLP_HEADERS: {
+    schema: z
+      .string()
+      .regex(/^\s*[^=,\s]+=[^,]*(?:,\s*[^=,\s]+=[^,]*)*\s*$/u, "must be key=value pairs separated by commas")
+      .optional(),
+    description: "headers sent with every export, `key=value,key2=value2` (e.g. the collector's API key)",
+  },
+  OTEL_SERVICE_NAME: { schema: z.string().min(1).default("frontdesk"), description: "the traces' `service.name`" },
+
+  // LangSmith (LangChain's tracing of the graph's runs)
+  LANGSMITH_TRACING: { schema: bool.default(false), description: "send every turn's graph run (nodes, inputs, outputs) to LangSmith; needs `LANGSMITH_API_KEY`" },
+  LANGCHAIN_TRACING_V2: { schema: bool.optional(), description: "the older name of `LANGSMITH_TRACING` (either switches it on)" },
+  LANGSMITH_API_KEY: { schema: z.string().min(1).optional(), description: "the LangSmith API key" },
+  LANGSMITH_ENDPOINT: {
+    schema: z
+      .string()
+      .url()
+      .transform((u) => u.replace(/\/+$/u, ""))
+      .default("https://api.smith.langchain.com"),
+    description: "the LangSmith API (a self-hosted one, or a fake in tests)",
+  },
+  LANGSMITH_PROJECT: { schema: z.string().min(1).default("frontdesk"), description: "the LangSmith project runs are filed under" },
+} satisfies Record<string, Setting>;
+
 /** Each README table's settings, in the order shown. */
-export const README_TABLES = { service: SERVICE, retrieval: RETRIEVAL } satisfies Record<string, Record<string, Setting>>;
+export const README_TABLES = { service: SERVICE, retrieval: RETRIEVAL, operating: OPERATING } satisfies Record<string, Record<string, Setting>>;
 
 /** Every setting by name, in README order (test/docs checks that no name is in both tables). */
-export const SETTINGS = { ...SERVICE, ...RETRIEVAL };
+export const SETTINGS = { ...SERVICE, ...RETRIEVAL, ...OPERATING };
 
 type EnvShape = { [Name in keyof typeof SETTINGS]: (typeof SETTINGS)[Name]["schema"] };
 

@@ -180,6 +180,18 @@ export interface Config {
   };
   bundleDir: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  telemetry: TelemetryConfig;
+}
+
+/** Metrics, traces and LangSmith (README, "Operating frontdesk"). */
+export interface TelemetryConfig {
+  /** The Prometheus listener; null: none. */
+  metrics: { host: string; port: number; path: string } | null;
+  /** OTLP/HTTP export of spans; null: spans are neither recorded nor sent. */
+  otlp: { endpoint: string; headers: Record<string, string> } | null;
+  serviceName: string;
+  /** LangChain tracing of graph runs to LangSmith; null: off. */
+  langsmith: { apiKey: string; endpoint: string; project: string } | null;
 }
 
 export interface PostgresSettings {

@@ -1,3 +1,4 @@
+import type { Tracer } from "@opentelemetry/api";
 import type { Config } from "../config/config.js";
 import { ConfigError } from "../config/config.js";
 import { silentLogger, type Logger } from "../domain/logger.js";
@@ -7,7 +8,7 @@ import { createPostgresPersistence } from "./postgres/index.js";
 import { createFilePersistence } from "./sqlite/index.js";
 
 /** The persistence configuration asks for. Only the composition root imports this (it loads pg and better-sqlite3). */
-export async function createPersistence(config: Config, logger: Logger = silentLogger): Promise<Persistence> {
+export async function createPersistence(config: Config, logger: Logger = silentLogger, tracer?: Tracer): Promise<Persistence> {
   const kind = config.persistence.checkpointer;
   switch (kind) {
     case "memory":
@@ -17,7 +18,7 @@ export async function createPersistence(config: Config, logger: Logger = silentL
     case "postgres": {
       const databaseUrl = config.persistence.databaseUrl;
       if (databaseUrl === null) throw new ConfigError("FRONTDESK_CHECKPOINTER=postgres needs DATABASE_URL");
-      return createPostgresPersistence({ databaseUrl, settings: config.persistence.postgres, watch: config.watch, logger });
+      return createPostgresPersistence({ databaseUrl, settings: config.persistence.postgres, watch: config.watch, logger, ...(tracer === undefined ? {} : { tracer }) });
     }
     default: {
       const unreachable: never = kind;

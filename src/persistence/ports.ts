@@ -1,4 +1,5 @@
 import type { UserProfile } from "../domain/profile.js";
+import type { PoolStats } from "../telemetry/index.js";
 import type { TurnScopedSaver } from "./turn-scoped-saver.js";
 
 /**
@@ -89,6 +90,8 @@ export interface Persistence {
   events: TurnEvents;
   /** Deletes everything kept for a thread (call it holding the thread's lease). True when something was deleted. */
   eraseThread(threadKey: string): Promise<boolean>;
+  /** Occupancy of the connection pools (PostgreSQL); absent: no pools. */
+  poolStats?: () => readonly PoolStats[];
   close(): Promise<void>;
 }
 

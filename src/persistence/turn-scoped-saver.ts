@@ -19,7 +19,8 @@ import {
  */
 export interface TurnTransaction {
   begin(threadId: string): void;
-  commit(threadId: string): Promise<void>;
+  /** Applies the turn's writes; resolves to their serialised size in bytes (0: nothing was written). */
+  commit(threadId: string): Promise<number>;
   discard(threadId: string): void;
 }
 
@@ -37,10 +38,11 @@ export type BufferedWrite =
   | { kind: "writes"; config: RunnableConfig; writes: PendingWrite[]; taskId: string; taskPath?: string };
 
 /**
- * Applies one turn's buffered writes. A backend that can do so applies them, and prunes, in one
+ * Applies one turn's buffered writes and resolves to the bytes written (serialised checkpoint,
+ * channel values and pending writes). A backend that can do so applies them, and prunes, in one
  * database transaction (Postgres); the default applies them one by one through the inner saver.
  */
-export type CommitTurn = (threadId: string, writes: readonly BufferedWrite[]) => Promise<void>;
+export type CommitTurn = (threadId: string, writes: readonly BufferedWrite[]) => Promise<number>;
 
 const threadOf = (config: RunnableConfig): string => {
   const id = config.configurable?.["thread_id"];
@@ -66,11 +68,11 @@ export class TurnScopedSaver extends BaseCheckpointSaver implements TurnTransact
     this.open.set(threadId, []);
   }
 
-  async commit(threadId: string): Promise<void> {
+  async commit(threadId: string): Promise<number> {
     const writes = this.open.get(threadId);
     this.open.delete(threadId);
-    if (writes === undefined || writes.length === 0) return;
-    await this.commitTurn(threadId, writes);
+    if (writes === undefined || writes.length === 0) return 0;
+    return this.commitTurn(threadId, writes);
   }
 
   discard(threadId: string): void {
@@ -128,11 +130,29 @@ export function latestCheckpoints(writes: readonly BufferedWrite[]): Map<string,
   return latest;
 }
 
-async function applyOneByOne(inner: BaseCheckpointSaver, prune: PruneThread | null, threadId: string, writes: readonly BufferedWrite[]): Promise<void> {
+/**
+ * The serialised size of a turn's writes as the saver's serde makes them. The in-process savers
+ * serialise inside put() without telling; measuring serialises once more (a turn's checkpoint is
+ * a few KB, well under a millisecond).
+ */
+export async function serializedBytes(serde: BaseCheckpointSaver["serde"], writes: readonly BufferedWrite[]): Promise<number> {
+  let bytes = 0;
+  for (const write of writes) {
+    if (write.kind === "checkpoint") {
+      bytes += (await serde.dumpsTyped(write.checkpoint))[1].byteLength;
+      bytes += (await serde.dumpsTyped(write.metadata))[1].byteLength;
+    } else {
+      for (const [, value] of write.writes) bytes += (await serde.dumpsTyped(value))[1].byteLength;
+    }
+  }
+  return bytes;
+}
+
+async function applyOneByOne(inner: BaseCheckpointSaver, prune: PruneThread | null, threadId: string, writes: readonly BufferedWrite[]): Promise<number> {
   for (const write of writes) {
     if (write.kind === "checkpoint") await inner.put(write.config, write.checkpoint, write.metadata, write.newVersions);
     else await inner.putWrites(write.config, write.writes, write.taskId, write.taskPath);
   }
-  if (prune === null) return;
-  for (const [ns, keep] of latestCheckpoints(writes)) await prune(threadId, ns, keep);
+  if (prune !== null) for (const [ns, keep] of latestCheckpoints(writes)) await prune(threadId, ns, keep);
+  return serializedBytes(inner.serde, writes);
 }

@@ -104,6 +104,8 @@ export interface RetrievedChunk {
 
 export interface RetrievalResult {
   hits: RetrievedChunk[];
+  /** Milliseconds per stage, for the stage latency metric, when the backend times them (embedded: sparse, dense, fuse, rerank). */
+  stageMs?: Readonly<Record<string, number>>;
 }
 
 /** Hybrid retrieval: sparse + dense, fused, reranked, expanded. Same contract for every backend. */

@@ -20,6 +20,8 @@ import { MAX_OUTSTANDING_PINGS, trackConnections } from "./connections.js";
 import { createReflectionIndex, createReflectionRoutes } from "./reflection.js";
 import { createDocumentRoutes } from "./document-routes.js";
 import { createAgentRoutes } from "./routes.js";
+import { createObserveInterceptor, withInterceptor } from "./observe.js";
+import { noopTelemetry, type Telemetry } from "../telemetry/index.js";
 
 export interface BuildServerOptions {
   turnService: TurnService;
@@ -27,6 +29,8 @@ export interface BuildServerOptions {
   logger: Logger;
   /** When given, DocumentService is served on the same port for the same API keys. */
   documents?: { index: DocumentIndex; rules: DocumentRules };
+  /** Spans, RPC metrics and access lines of every call; default: none collected. */
+  telemetry?: Telemetry;
 }
 
 export interface FrontdeskServer {
@@ -100,7 +104,9 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
     createHealthRoutes(health)(router);
     createReflectionRoutes(reflection)(router);
   };
-  const handler = withSpecGrpcMessage(createNodeHandler({ routes, shutdownSignal: shutdown.signal, readMaxBytes: READ_MAX_BYTES, logger }));
+  // Spans, metrics and the access line of every call of every service, auth refusals included.
+  const observed = withInterceptor(routes, createObserveInterceptor({ telemetry: options.telemetry ?? noopTelemetry(), logger }));
+  const handler = withSpecGrpcMessage(createNodeHandler({ routes: observed, shutdownSignal: shutdown.signal, readMaxBytes: READ_MAX_BYTES, logger }));
 
   const tls = config.server.tls;
   const { idleTimeoutMs } = config.server;

@@ -41,11 +41,14 @@ describe("the settings registry", () => {
   });
 
   it("rewrites only what lies between the markers, and a second run changes nothing", () => {
-    const stale = "intro\n<!-- config:begin service -->\n| old |\n<!-- config:end service -->\nmiddle\n<!-- config:begin retrieval -->\n<!-- config:end retrieval -->\nend\n";
+    const stale =
+      "intro\n<!-- config:begin service -->\n| old |\n<!-- config:end service -->\nmiddle\n<!-- config:begin retrieval -->\n<!-- config:end retrieval -->\n" +
+      "later\n<!-- config:begin operating -->\n<!-- config:end operating -->\nend\n";
     const once = updateReadme(stale);
     expect(once).toBe(
       `intro\n<!-- config:begin service -->\n${renderTable("service")}\n<!-- config:end service -->\nmiddle\n` +
-        `<!-- config:begin retrieval -->\n${renderTable("retrieval")}\n<!-- config:end retrieval -->\nend\n`,
+        `<!-- config:begin retrieval -->\n${renderTable("retrieval")}\n<!-- config:end retrieval -->\n` +
+        `later\n<!-- config:begin operating -->\n${renderTable("operating")}\n<!-- config:end operating -->\nend\n`,
     );
     expect(updateReadme(once)).toBe(once);
     expect(() => updateReadme("no markers")).toThrow(/config:begin service/u);

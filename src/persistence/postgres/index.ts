@@ -1,4 +1,6 @@
+import type { Tracer } from "@opentelemetry/api";
 import type pg from "pg";
+import type { PoolStats } from "../../telemetry/index.js";
 import type { Config, PostgresSettings } from "../../config/config.js";
 import type { Logger } from "../../domain/logger.js";
 import type { Persistence } from "../ports.js";
@@ -18,6 +20,8 @@ export interface PostgresPersistenceOptions {
   logger: Logger;
   /** Default true: sweep idle threads every settings.sweepIntervalSeconds (tests call sweepIdleThreads themselves). */
   sweepInBackground?: boolean;
+  /** Spans of the queries made inside traced requests; default none. */
+  tracer?: Tracer;
 }
 
 export interface PostgresPersistence extends Persistence {
@@ -83,8 +87,9 @@ export async function createPostgresPersistence(options: PostgresPersistenceOpti
   if (settings.migrateOnStart) {
     await migrateDatabase(databaseUrl, settings, logger);
   }
-  const pool = createPool(connectionOptions(options, "frontdesk"), settings.poolMax, logger, "main");
-  const lockPool = createPool(connectionOptions(options, "frontdesk-locks"), settings.lockConnections, logger, "locks");
+  const pool = createPool(connectionOptions(options, "frontdesk"), settings.poolMax, logger, "main", options.tracer);
+  const lockPool = createPool(connectionOptions(options, "frontdesk-locks"), settings.lockConnections, logger, "locks", options.tracer);
+  const stats = (name: string, p: pg.Pool, max: number): PoolStats => ({ pool: name, inUse: p.totalCount - p.idleCount, idle: p.idleCount, waiting: p.waitingCount, max });
   const ends: Array<() => Promise<void>> = [() => lockPool.end(), () => pool.end()];
   const endAll = async () => {
     for (const end of ends) await end().catch(() => undefined);
@@ -177,6 +182,7 @@ export async function createPostgresPersistence(options: PostgresPersistenceOpti
     locks,
     events,
     eraseThread: (key) => saver.eraseThread(key),
+    poolStats: () => [stats("main", pool, settings.poolMax), stats("locks", lockPool, settings.lockConnections)],
     sweepIdleThreads,
     async close() {
       if (sweepTimer !== null) clearInterval(sweepTimer);

@@ -16,6 +16,16 @@ import { checkpointNamespace, latestCheckpoints, type BufferedWrite } from "../t
 
 type Statement = [sql: string, params: unknown[]];
 
+/** Bytes of the values bound to a statement: what a commit sends (serialised blobs, JSON, keys). */
+function paramBytes(params: readonly unknown[]): number {
+  let bytes = 0;
+  for (const value of params) {
+    if (value instanceof Uint8Array) bytes += value.byteLength;
+    else if (typeof value === "string") bytes += Buffer.byteLength(value, "utf8");
+  }
+  return bytes;
+}
+
 /** `INSERT … VALUES ($1,…),($n,…) <tail>` for rows of equal width. */
 function multiRowInsert(head: string, rows: readonly (readonly unknown[])[], tail: string): Statement {
   const params: unknown[] = [];
@@ -139,11 +149,11 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
    * thread's last-activity time. All or nothing. Not retried: a failed commit fails the turn,
    * which the caller may retry.
    */
-  async commitTurn(client: pg.ClientBase, threadKey: string, writes: readonly BufferedWrite[]): Promise<void> {
+  async commitTurn(client: pg.ClientBase, threadKey: string, writes: readonly BufferedWrite[]): Promise<number> {
     const only = writes.length === 1 && writes[0]!.kind === "checkpoint" ? writes[0]! : null;
     try {
-      if (only !== null && only.kind === "checkpoint") await this.commitOneCheckpoint(client, threadKey, only);
-      else await this.commitInTransaction(client, threadKey, writes);
+      if (only !== null && only.kind === "checkpoint") return await this.commitOneCheckpoint(client, threadKey, only);
+      return await this.commitInTransaction(client, threadKey, writes);
     } catch (err) {
       throw asStorageError(err, "committing a turn");
     }
@@ -155,7 +165,7 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
    * snapshot, so the prune cannot see the rows being inserted; which channel values to keep is
    * taken from the new checkpoint's channel_versions ($7) rather than read back.
    */
-  private async commitOneCheckpoint(client: pg.ClientBase, threadKey: string, write: Extract<BufferedWrite, { kind: "checkpoint" }>): Promise<void> {
+  private async commitOneCheckpoint(client: pg.ClientBase, threadKey: string, write: Extract<BufferedWrite, { kind: "checkpoint" }>): Promise<number> {
     const { tenantId, threadId } = registryParts(threadKey);
     const ns = checkpointNamespace(write.config);
     const parent = write.config.configurable?.["checkpoint_id"];
@@ -196,10 +206,11 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
       SELECT (SELECT count(*) FROM new_checkpoint) AS written`,
       params,
     );
+    return paramBytes(params);
   }
 
   /** Any other shape of turn (several checkpoints, pending writes): the same effect in a transaction. */
-  private async commitInTransaction(client: pg.ClientBase, threadKey: string, writes: readonly BufferedWrite[]): Promise<void> {
+  private async commitInTransaction(client: pg.ClientBase, threadKey: string, writes: readonly BufferedWrite[]): Promise<number> {
     const { tenantId, threadId } = registryParts(threadKey);
     const statements = await this.turnStatements(threadKey, writes);
     await client.query("BEGIN");
@@ -210,6 +221,7 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
       }
       await client.query(TOUCH_THREAD, [threadKey, tenantId, threadId]);
       await client.query("COMMIT");
+      return statements.reduce((sum, [, params]) => sum + paramBytes(params), 0);
     } catch (err) {
       // On a dead connection the rollback fails too; the server rolls back on its own then.
       await client.query("ROLLBACK").catch(() => undefined);

@@ -241,7 +241,7 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
 
     async retrieve(request: RetrievalRequest, signal?: AbortSignal): Promise<RetrievalResult> {
       checkRequest(request);
-      const { sparseHits, denseHits, fused, chunks, rerankScores } = await runStages(request, candidates, signal);
+      const { sparseHits, denseHits, fused, chunks, rerankScores, timings } = await runStages(request, candidates, signal);
       const hits = cut(rerankScores, request.topK, minScore).flatMap(({ position, score }): RetrievedChunk[] => {
         const chunk = chunks[position];
         const item = fused[position];
@@ -261,7 +261,7 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
           },
         ];
       });
-      return { hits };
+      return { hits, stageMs: { sparse: timings.sparseMs, dense: timings.denseMs, fuse: timings.fuseMs, rerank: timings.rerankMs } };
     },
 
     async explain(request, depth, signal) {
