@@ -43,6 +43,19 @@ export function speaksOf(terms: ReadonlySet<string>, attribute: Attribute): bool
   return false;
 }
 
+/**
+ * Forms that say the attribute without naming it: "up to 2,000", «تا ۲٬۰۰۰» is a limit however the
+ * row is labelled ("Dental").
+ */
+const SPOKEN_BY_FORM: Partial<Record<Attribute, RegExp>> = {
+  limit: /(?:^|[\s(])(?:up to|upto|max(?:imum)?\.?|at most|تا|حداکثر)\s*(?:aed|usd|\$|€|£)?\s*\d/iu,
+};
+
+/** True when the passage's form says the attribute (see SPOKEN_BY_FORM). */
+export function formSpeaksOf(raw: string, attribute: Attribute): boolean {
+  return SPOKEN_BY_FORM[attribute]?.test(toAsciiDigits(raw)) ?? false;
+}
+
 const MONEY_OR_NUMBER = /\d/u;
 const TIME = /\b\d{1,2}[:.]\d{2}\b|\d{1,2}\s*(?:am|pm)\b/iu;
 const CONTACT = /(?:\+?\d[\d\s-]{6,}\d)|@|www\.|https?:\/\//u;

@@ -4,7 +4,7 @@ import { analyze } from "../text/analysis/index.js";
 import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { splitSentences } from "../text/sentences.js";
-import { attributesNamed, formFits, speaksOf } from "./attributes.js";
+import { attributesNamed, formFits, formSpeaksOf, speaksOf } from "./attributes.js";
 import { correctTerm, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { parseInterval, parseQuantities, quantityFits, unitHint, type Quantity } from "./quantities.js";
 import { analyzeQuestion, type Attribute, type QuestionAnalysis } from "./question.js";
@@ -78,6 +78,8 @@ interface Bags {
   own: ReadonlySet<string>;
   context: ReadonlySet<string>;
   title: ReadonlySet<string>;
+  /** The unit's own text, for attributes said by form ("up to 2,000" is a limit). */
+  form?: string;
 }
 
 const bagCache = new WeakMap<ReadingUnit, { context: Set<string>; title: Set<string> }>();
@@ -121,7 +123,7 @@ function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags,
     if (bags.own.has(term)) m = 1;
     else if (bags.context.has(term)) m = READER_RULES.contextWeight;
     else if (bags.title.has(term)) m = READER_RULES.titleWeight;
-    else if (attributesNamed(term, question.asked).some((a) => speaksOf(all, a))) m = 1;
+    else if (attributesNamed(term, question.asked).some((a) => speaksOf(all, a) || (bags.form !== undefined && formSpeaksOf(bags.form, a)))) m = 1;
     if (m === 0) missing.push(term);
     got += w * m;
   }
@@ -217,9 +219,10 @@ export function read(input: ReaderInput): ReaderVerdict {
     seen.add(unit.chunkId);
     const { context, title } = unitBags(unit);
     if (unit.shape.kind === "item") {
-      const own = new Set([...analyze(unit.shape.item), ...analyze(unit.text)]);
+      // The item's own words; its heading and lead-in (rendered into its text) are context.
+      const own = new Set(analyze(unit.shape.item));
       const agreement = quantityAgreement(unit.text, corrected);
-      const score = cover(corrected, terms, { own, context, title }, taxonomy, agreement.fit);
+      const score = cover(corrected, terms, { own, context: new Set([...context, ...analyze(unit.text).filter((t) => !own.has(t))]), title, form: unit.shape.item }, taxonomy, agreement.fit);
       candidates.push({ kind: "item", unit, text: unit.text, extra: [], score: judged(score, unit.text, new Set([...own, ...context]), corrected, agreement.conflict) });
       continue;
     }
@@ -231,7 +234,7 @@ export function read(input: ReaderInput): ReaderVerdict {
       const full = `${sentence} ${extra.map((e) => e.text).join(" ")}`;
       const own = new Set(analyze(full));
       const agreement = quantityAgreement(full, corrected);
-      const score = cover(corrected, terms, { own, context, title }, taxonomy, agreement.fit);
+      const score = cover(corrected, terms, { own, context, title, form: full }, taxonomy, agreement.fit);
       const judgedScore = judged(score, full, new Set([...own, ...context]), corrected, agreement.conflict);
       if (EXAMPLE.test(sentence.trim())) judgedScore.coverage *= 0.9;
       candidates.push({ kind: "sentence", unit, text: sentence, extra, score: judgedScore });
@@ -341,7 +344,7 @@ function rank(c: Candidate): number {
 function judged(score: Scored, text: string, about: ReadonlySet<string>, question: QuestionAnalysis, conflicts: number): Scored {
   let coverage = score.coverage;
   const main = question.asked.find((a) => FIGURE_ATTRIBUTES.has(a));
-  if (main !== undefined && (!speaksOf(about, main) || !formFits(text, [main]))) coverage *= READER_RULES.formlessFactor;
+  if (main !== undefined && ((!speaksOf(about, main) && !formSpeaksOf(text, main)) || !formFits(text, [main]))) coverage *= READER_RULES.formlessFactor;
   if (conflicts > 0) coverage *= READER_RULES.formlessFactor;
   return { ...score, coverage };
 }
@@ -356,7 +359,7 @@ function tableScore(table: Table, reading: CellReading, question: QuestionAnalys
     const own = new Set(analyze(`${reading.row.label} ${reading.column.header} ${reading.column.value}`));
     const about = new Set([...own, ...context, ...header]);
     const fits = (reading.rowMatched ? 1 : 0) + (reading.columnMatched ? 1 : 0);
-    const score = cover(question, terms, { own, context: new Set([...context, ...header]), title }, taxonomy, Math.min(fitted, fits));
+    const score = cover(question, terms, { own, context: new Set([...context, ...header]), title, form: reading.column.value }, taxonomy, Math.min(fitted, fits));
     return judged(score, reading.column.value, about, question, 0);
   }
   // A table that needs a constraint, or matches none: how much of the question it is about.

@@ -159,8 +159,14 @@ export function readTable(table: Table, question: QuestionAnalysis): CellReading
   const rowIndex: number | null = lone ? 0 : pick(rowScores.map((r) => r.score));
   const rowMatched = table.rows.length > 1 && rowIndex !== null;
 
+  // A table asked to pick a row or column must have a place for every stated amount, age or
+  // trip length: a benefits grid cannot say what a 3-week trip costs, however its rows read.
+  const placed = (q: Quantity) =>
+    table.rows.some((r) => intervalTakes(r.label, contextHint, q)) || table.columns.some((c) => intervalTakes(c.header, unitHint(c.header) !== null ? c.header : (sibling ?? `${c.header} ${table.caption ?? ""}`), q));
+  const unplaced = question.quantities.some((q) => (q.kind === "days" || q.kind === "age" || q.kind === "money") && !placed(q));
   if (rowIndex === null) {
     const labels = table.rows.map((r) => r.label);
+    if (unplaced) return { kind: "no_match", table, dimension: "row" };
     const statedQuantity = question.quantities.some((q) => labels.some((l) => parseInterval(l, unitHint(contextHint))?.unit === kindUnit(q)));
     if (statedQuantity) return { kind: "no_match", table, dimension: "row" };
     if (!isDimension(labels)) return { kind: "no_match", table, dimension: "row" };
@@ -171,13 +177,19 @@ export function readTable(table: Table, question: QuestionAnalysis): CellReading
     // A row with only some columns filled: pick among those.
     const filled = table.columns.filter((c) => row.values.some((v) => v.column === c.column));
     if (filled.length === 1) columnIndex = table.columns.indexOf(filled[0]!);
-    else if (isDimension(filled.map((c) => c.header))) return { kind: "needs", table, dimension: "column", header: "", options: filled.map((c) => c.header) };
+    else if (!unplaced && isDimension(filled.map((c) => c.header))) return { kind: "needs", table, dimension: "column", header: "", options: filled.map((c) => c.header) };
     else return { kind: "no_match", table, dimension: "column" };
   }
   const wanted = table.columns[columnIndex]!;
   const value = row.values.find((v) => v.column === wanted.column);
   if (value === undefined) return { kind: "no_match", table, dimension: "column" };
   return { kind: "cell", table, row, column: value, rowMatched, columnMatched };
+}
+
+/** True when a label is an interval that measures what the quantity measures (whether or not it holds it). */
+function intervalTakes(label: string, hint: string, q: Quantity): boolean {
+  const interval = parseInterval(label, unitHint(hint));
+  return interval !== null && interval.unit === q.kind && !(interval.lo === interval.hi && unitHint(label) === null);
 }
 
 /** True when a label is an interval of a kind the question states, and the stated quantity falls outside it. */

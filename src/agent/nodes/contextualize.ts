@@ -1,4 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { analyze } from "../../text/analysis/index.js";
 import { questionOf } from "../../text/sentences.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
@@ -15,9 +16,12 @@ export function contextualizeNode(deps: AgentDeps) {
     const filter: RetrievalFilter = turn.domain !== "" ? { domain: turn.domain } : {};
     if (state.gate?.kind === "clarify_choice" && state.pendingClarify !== null) {
       const { option } = state.gate;
+      // The label names what was chosen: a product's title, or a table's row or column ("Premier").
+      // Words of the reply beyond the choice are the customer's too ("third party — a pickup, I'm 26").
+      const label = new Set(analyze(`${option.label} ${option.title}`));
+      const more = analyze(turn.text).some((t) => !label.has(t) && !/^\d+$/u.test(t)) ? turn.text : "";
       return {
-        // The label names what was chosen: a product's title, or a table's row or column ("Premier").
-        rewrittenQuery: `${state.pendingClarify.query} ${option.label}`.trim(),
+        rewrittenQuery: `${state.pendingClarify.query} ${option.label} ${more}`.trim(),
         retrievalFilter: { ...filter, documentIds: [option.documentId] },
       };
     }

@@ -1,14 +1,16 @@
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { evidenceFromHits } from "../../../src/agent/evidence.js";
+import { evidenceFromHits, readingUnits } from "../../../src/agent/evidence.js";
 import { PACKAGE_ROOT } from "../../../src/config/config.js";
 import type { GenerateOutput } from "../../../src/models/roles.js";
+import { read } from "../../../src/reading/index.js";
 import { createEmbeddedRetriever, createLocalEmbedder, loadCorpusDir, type EmbeddedRetriever } from "../../../src/retrieval/index.js";
 import { run, turn } from "./helpers.js";
 
 /**
- * How the offline model reads real retrieved passages of the bundled corpus: a list item with the
- * sentence introducing its list, an amount as the answer to "limit", and "I mean" as filler.
+ * How the offline path reads real retrieved passages of the bundled corpus — the reader's verdict,
+ * stated by the offline generate: a list item with the sentence introducing its list, an amount
+ * as the answer to "limit", and "I mean" as filler.
  * Each case was a wrong answer or a needless handoff in the evaluation (docs/evaluation.md).
  */
 let retriever: EmbeddedRetriever;
@@ -18,10 +20,14 @@ beforeAll(async () => {
   await retriever.add((await loadCorpusDir(path.join(PACKAGE_ROOT, "data/corpus"), { tenantId: "t" })).documents);
 });
 
+/** As the graph does it: the reader (grade) reads the retrieved units, generate states its reading. */
 async function answer(question: string, language: "en" | "fa"): Promise<GenerateOutput> {
   const { hits } = await retriever.retrieve({ query: question, tenantId: "t", topK: 6, language });
-  const chunks = evidenceFromHits(hits.map((h) => ({ chunk: h.chunk, score: h.score, neighbors: h.neighbors })));
-  return run("generate", { query: question, userText: question, language, chunks });
+  const agentHits = hits.map((h) => ({ chunk: h.chunk, score: h.score, neighbors: h.neighbors }));
+  const chunks = evidenceFromHits(agentHits);
+  const verdict = read({ query: question, language, units: readingUnits(agentHits), taxonomy: await retriever.taxonomy("t") });
+  const reading = verdict.kind === "answer" ? { reading: { basis: verdict.basis, claims: verdict.claims, coverage: verdict.coverage } } : {};
+  return run("generate", { query: question, userText: question, language, chunks, ...reading });
 }
 
 const text = (out: GenerateOutput) => out.claims.map((c) => c.text).join(" ");
