@@ -94,6 +94,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     now,
     newId: randomUUID,
     logger,
+    redaction: bundle.redaction,
   });
   return {
     turnService,
