@@ -5,7 +5,7 @@ import { createInProcessLocks } from "../locks.js";
 import { DEFAULT_WATCH } from "../memory.js";
 import type { Persistence } from "../ports.js";
 import { TurnScopedSaver } from "../turn-scoped-saver.js";
-import { openLocalDatabase } from "./database.js";
+import { openLocalDatabase, truncateWal } from "./database.js";
 import { createSqliteProfileStore } from "./profiles.js";
 
 export { openLocalDatabase } from "./database.js";
@@ -31,7 +31,11 @@ export function createFilePersistence(dataDir: string, watch: FanoutOptions = DE
     profiles: createSqliteProfileStore(db),
     locks,
     events,
-    eraseThread: eraseThroughSaver(saver),
+    async eraseThread(key) {
+      const existed = await eraseThroughSaver(saver)(key);
+      truncateWal(db);
+      return existed;
+    },
     async close() {
       await events.close();
       await locks.close();
