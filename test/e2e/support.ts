@@ -1,6 +1,6 @@
 import { createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { pino } from "pino";
+import { pino, type Logger } from "pino";
 import { AgentService } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import { DocumentService } from "../../gen/frontdesk/v1/document_service_pb.js";
 import { createApp, type App, type AppOverrides } from "../../src/app/index.js";
@@ -19,10 +19,11 @@ export interface RealServer {
 }
 
 /** The real application (offline model, bundled corpus) behind a real server on 127.0.0.1, with DocumentService. */
-export async function startRealServer(env: Record<string, string> = {}, overrides: AppOverrides = {}): Promise<RealServer> {
+export async function startRealServer(env: Record<string, string> = {}, overrides: AppOverrides = {}, options: { logger?: Logger } = {}): Promise<RealServer> {
   const config = loadConfig({ FRONTDESK_PORT: "0", FRONTDESK_CHECKPOINTER: "memory", FRONTDESK_LOG_LEVEL: "silent", ...env });
-  const app = await createApp(config, logger, overrides);
-  const frontdesk = buildServer({ turnService: app.turnService, config, logger, documents: { index: app.documents, rules: app.documentRules } });
+  const log = options.logger ?? logger;
+  const app = await createApp(config, log, overrides);
+  const frontdesk = buildServer({ turnService: app.turnService, config, logger: log, documents: { index: app.documents, rules: app.documentRules } });
   const { port } = await frontdesk.listen();
   const transport = createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}` });
   const client = createClient(AgentService, transport);
