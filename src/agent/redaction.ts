@@ -112,6 +112,12 @@ const STRICTNESS: Record<RedactAction, number> = { keep: 0, mask: 1, drop: 2 };
  */
 export interface Redactor {
   user(field: RedactionField, text: string): string;
+  /**
+   * A query kept for the next turns (a follow-up's context, a clarify pick's retrieval): the
+   * user's words, where a value the field masks is dropped instead, so that mask words ("card",
+   * "mobile") never become search terms. Kept values stay.
+   */
+  query(field: RedactionField, text: string): string;
   agent(field: RedactionField, text: string): string;
   /**
    * A text already treated under `source`, now written to `target`: values are treated only for
@@ -130,6 +136,7 @@ export function createRedactor(policy: RedactionPolicy, userTexts: readonly stri
   const userValues = new Set(userTexts.flatMap((text) => findPersonalData(text).map((m) => m.canonical)));
   return {
     user: (field, text) => redactPersonalData(text, { action: (kind) => policy[field][kind] }),
+    query: (field, text) => redactPersonalData(text, { action: (kind) => (policy[field][kind] === "keep" ? "keep" : "drop") }),
     agent: (field, text) => (userValues.size === 0 ? text : redactPersonalData(text, { action: (kind) => policy[field][kind], keep: (m) => !userValues.has(m.canonical) })),
     tighten: (source, target, text) =>
       redactPersonalData(text, { action: (kind) => (STRICTNESS[policy[target][kind]] > STRICTNESS[policy[source][kind]] ? policy[target][kind] : "keep") }),

@@ -148,9 +148,10 @@ describe("record_turn: the agent's words", () => {
     const expected = `We will refund card [card]; write to ${insurerMail}, not [email].`;
     expect(update.result?.outcome).toMatchObject({ kind: "answer", text: expected, claims: [{ text: expected }] });
     expect(update.replay?.[0]?.result.outcome).toMatchObject({ text: expected });
-    expect(update.history?.[0]).toMatchObject({ user: "Refund to card [card] please, or mail me at [email]", reply: expected, rewrittenQuery: "Refund to card [card] please, or mail me at [email]" });
+    // Queries (read by the next turn's contextualize and retrieval) lose the values: no mask word becomes a search term.
+    expect(update.history?.[0]).toMatchObject({ user: "Refund to card [card] please, or mail me at [email]", reply: expected, rewrittenQuery: "Refund to card please, or mail me at" });
     expect(update.turn?.text).toBe("Refund to card [card] please, or mail me at [email]");
-    expect(update.rewrittenQuery).toBe("Refund to card [card] please, or mail me at [email]");
+    expect(update.rewrittenQuery).toBe("Refund to card please, or mail me at");
     // The hash is of the raw text, so a retry of this very request still replays.
     expect(update.replay?.[0]?.textHash).toMatch(/^[0-9a-f]{64}$/u);
   });
@@ -173,5 +174,6 @@ describe("createRedactor", () => {
     expect(r.tighten("history", "get_thread", `call ${VALUES.mobile}, card [card]`)).toBe("call [mobile ••••4567], card [card]");
     expect(r.tighten("history", "summary", `call ${VALUES.mobile}`)).toBe("call [mobile ••••4567]");
     expect(r.tighten("get_thread", "history", `call ${VALUES.mobile}`)).toBe(`call ${VALUES.mobile}`);
+    expect(r.query("history", `call ${VALUES.mobile}, card ${VALUES.card} today`)).toBe(`call ${VALUES.mobile}, card today`);
   });
 });

@@ -45,7 +45,8 @@ function redactOutcome(outcome: TurnOutcome, r: Redactor): TurnOutcome {
 
 /**
  * The working fields this turn leaves in the checkpoint, treated like what they derive from: the
- * user's message and query as history, drafts and readings as results. The message was needed
+ * user's message and query as history (the query as a query: see Redactor.query), drafts and
+ * readings as results. The message was needed
  * raw while the turn ran (retrieval, models); the checkpoint never holds more than the policy allows.
  */
 function redactWorkingFields(state: AgentStateValue, r: Redactor): AgentStateUpdate {
@@ -62,7 +63,7 @@ function redactWorkingFields(state: AgentStateValue, r: Redactor): AgentStateUpd
   };
   return {
     turn: { ...turn, text: r.user("history", turn.text) },
-    rewrittenQuery: r.user("history", state.rewrittenQuery),
+    rewrittenQuery: r.query("history", state.rewrittenQuery),
     draft,
     grading,
     verification,
@@ -107,7 +108,7 @@ export function recordTurnNode(deps: AgentDeps) {
       turnId: turn.turnId,
       requestId: turn.requestId,
       completedAt,
-      ...(state.rewrittenQuery !== "" ? { rewrittenQuery: r.user("history", state.rewrittenQuery) } : {}),
+      ...(state.rewrittenQuery !== "" ? { rewrittenQuery: r.query("history", state.rewrittenQuery) } : {}),
     };
     const appended = appendHistory(state.history, state.summary, entry, deps.settings.limits.historyTurns, deps.settings.limits.summaryMaxChars);
     // Summary lines are made of stored turns: treated again only where "summary" is stricter than "history".
@@ -130,7 +131,7 @@ export function recordTurnNode(deps: AgentDeps) {
       replay,
       turnCount: state.turnCount + 1,
       clarifyStreak: outcome.kind === "clarify" ? state.clarifyStreak + 1 : 0,
-      pendingClarify: outcome.kind === "clarify" ? { query: r.user("history", state.rewrittenQuery), options: outcome.options, language: state.language } : null,
+      pendingClarify: outcome.kind === "clarify" ? { query: r.query("history", state.rewrittenQuery), options: outcome.options, language: state.language } : null,
     };
   };
 }
