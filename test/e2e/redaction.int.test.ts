@@ -35,7 +35,12 @@ describe("personal data on PostgreSQL (the real service over gRPC)", () => {
 
   beforeAll(async () => {
     db = await createTestDatabase("redaction");
-    server = await startRealServer({ ...PROOF_ENV, DATABASE_URL: db.url, FRONTDESK_CHECKPOINTER: "postgres" }, {}, { logger });
+    // Few connections: the PostgreSQL suites run two files at a time on one server.
+    server = await startRealServer(
+      { ...PROOF_ENV, DATABASE_URL: db.url, FRONTDESK_CHECKPOINTER: "postgres", FRONTDESK_DB_POOL_MAX: "2", FRONTDESK_DB_LOCK_CONNECTIONS: "2" },
+      {},
+      { logger },
+    );
   });
   afterAll(async () => {
     await server?.close();
