@@ -1,10 +1,11 @@
 import { z } from "zod";
 import type { BundleIdentity } from "../config/bundle.js";
 import type { Language } from "../text/language.js";
+import { parseRedactionPolicy, type RedactionPolicy } from "./redaction.js";
 
 /**
- * The agent's slice of the config bundle: what it says (copy.json) and which phrases trigger
- * which rule (policy.json). The agent declares the keys and categories its code reads, validates
+ * The agent's slice of the config bundle: what it says (copy.json), which phrases trigger
+ * which rule (policy.json) and what becomes of personal data in what it stores (redaction.json). The agent declares the keys and categories its code reads, validates
  * the files against them, and renders copy at request time.
  */
 
@@ -52,6 +53,7 @@ export interface PolicyLists {
 export interface AgentBundle extends BundleIdentity {
   copy: Record<CopyKey, PerLanguage<string>>;
   policy: PolicyLists;
+  redaction: RedactionPolicy;
 }
 
 const phrases = z.array(z.string().trim().min(1));
@@ -104,21 +106,23 @@ export function validateCopy(copy: Record<string, Record<string, string>>, langu
   return problems;
 }
 
-/** Validates copy.json and policy.json (raw JSON, undefined when unreadable); problems are prefixed by file. */
+/** Validates copy.json, policy.json and redaction.json (raw JSON, undefined when unreadable); problems are prefixed by file. */
 export function parseAgentBundle(
-  raw: { copy: unknown; policy: unknown },
+  raw: { copy: unknown; policy: unknown; redaction: unknown },
   languages: readonly Language[],
   zodProblems: (file: string, error: z.ZodError) => string[],
-): { problems: string[]; parseProblems: string[]; slice: Pick<AgentBundle, "copy" | "policy"> | null } {
+): { problems: string[]; parseProblems: string[]; slice: Pick<AgentBundle, "copy" | "policy" | "redaction"> | null } {
   const parseProblems: string[] = [];
   const copy = raw.copy === undefined ? undefined : CopyFileSchema.safeParse(raw.copy);
   if (copy && !copy.success) parseProblems.push(...zodProblems("copy.json", copy.error));
   const policy = raw.policy === undefined ? undefined : PolicyFileSchema.safeParse(raw.policy);
   if (policy && !policy.success) parseProblems.push(...zodProblems("policy.json", policy.error));
+  const redaction = parseRedactionPolicy(raw.redaction);
+  parseProblems.push(...redaction.problems);
   const problems = copy?.success ? validateCopy(copy.data, languages) : [];
-  if (!copy?.success || !policy?.success) return { problems, parseProblems, slice: null };
+  if (!copy?.success || !policy?.success || redaction.policy === null) return { problems, parseProblems, slice: null };
   const { $comment: _comment, ...policyLists } = policy.data;
-  return { problems, parseProblems, slice: { copy: copy.data as AgentBundle["copy"], policy: policyLists } };
+  return { problems, parseProblems, slice: { copy: copy.data as AgentBundle["copy"], policy: policyLists, redaction: redaction.policy } };
 }
 
 /** Renders a copy template with the values the code passes. */

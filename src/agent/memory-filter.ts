@@ -1,10 +1,13 @@
 import { PROFILE_KEYS, type ProfileKey, type UserProfile } from "../domain/profile.js";
 import { foldForMatch, toAsciiDigits } from "../text/normalize.js";
+import { hasPersonalData } from "../text/pii.js";
 
 /**
- * The last line of defence for long-term memory: whatever a model extracted, a value that looks
- * like an identifier (national id, card, account, IBAN, phone), or that talks about health, is
- * dropped before it is stored. Durable, non-sensitive facts only (issue: memory).
+ * The last line of defence for long-term memory: whatever a model extracted, a value that holds
+ * personal data (the redaction detector: national code, mobile, card, IBAN, e-mail), looks like
+ * an identifier at all (any long run of digits: account, policy or phone numbers), or talks about
+ * health, is dropped before it is stored. Durable, non-sensitive facts only (issue: memory). Not
+ * configurable: redaction.json's policy never applies to memory, which keeps none of it.
  */
 const LONG_DIGIT_RUN = /\d[\d\s-]{6,}\d/u;
 const IBAN = /\bIR\s?\d{2}/iu;
@@ -14,7 +17,7 @@ const HEALTH_WORDS =
 
 export function isSensitive(value: string): boolean {
   const ascii = toAsciiDigits(value);
-  return LONG_DIGIT_RUN.test(ascii) || IBAN.test(ascii) || EMAIL.test(ascii) || HEALTH_WORDS.test(ascii);
+  return hasPersonalData(value) || LONG_DIGIT_RUN.test(ascii) || IBAN.test(ascii) || EMAIL.test(ascii) || HEALTH_WORDS.test(ascii);
 }
 
 /** Keeps only the non-sensitive facts of `facts`. */

@@ -1,6 +1,10 @@
+import { redactPersonalData } from "../text/pii.js";
 import type { AgentStateUpdate } from "./state.js";
 
-/** One readable line per finished node for consoles and the progress stream. */
+/**
+ * One readable line per finished node for consoles and the progress stream. Watchers other than
+ * the caller read these lines (agent consoles, analytics): the query's personal data is always masked.
+ */
 export function summarizeNode(node: string, update: AgentStateUpdate): string {
   const escalating = update.escalation ? ` → escalate (${update.escalation.reason})` : "";
   switch (node) {
@@ -10,7 +14,7 @@ export function summarizeNode(node: string, update: AgentStateUpdate): string {
       if (update.gate) return `rule: ${update.gate.kind === "restricted" ? `restricted (${update.gate.category})` : update.gate.kind}${escalating}`;
       return `intent: ${update.intent ?? "?"} (model)${escalating}`;
     case "contextualize":
-      return update.rewrittenQuery !== undefined ? `query: "${update.rewrittenQuery}"` : `no rewrite${escalating}`;
+      return update.rewrittenQuery !== undefined ? `query: "${redactPersonalData(update.rewrittenQuery)}"` : `no rewrite${escalating}`;
     case "retrieve": {
       const best = update.hits?.[0];
       return best ? `${update.hits!.length} chunks, best ${best.score.toFixed(2)} (${best.chunk.chunkId})` : `no chunks${escalating}`;

@@ -119,6 +119,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       now,
       newId: randomUUID,
       logger,
+      redaction: bundle.redaction,
     }),
     telemetry,
   );

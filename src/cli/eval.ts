@@ -3,6 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
+import { createLogger } from "../app/logger.js";
 import { ConfigError, loadConfig, PACKAGE_ROOT } from "../config/config.js";
 import { buildReport, gateProblems, type EvalReport } from "../eval/metrics.js";
 import { renderComparison, renderFailures, renderMetrics } from "../eval/report.js";
@@ -163,7 +164,7 @@ async function openTargets(flags: EvalFlags, env: Record<string, string | undefi
   const { openInProcessSet } = await import("../eval/open.js");
   const set: EvalSet = flags.corpus !== undefined && flags.corpus !== flags.set.corpusDir ? { ...flags.set, corpusDir: flags.corpus } : flags.set;
   // Logs go to stderr so that stdout stays the report.
-  const logger = pino({ level: io.env["FRONTDESK_LOG_LEVEL"] ?? "silent" }, pino.destination(2));
+  const logger = createLogger(io.env["FRONTDESK_LOG_LEVEL"] ?? "silent", pino.destination(2));
   const opened = await openInProcessSet({ ...set, fixturesDir: flags.fixtures }, env, logger);
   return opened;
 }

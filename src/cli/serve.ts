@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
-import { pino, type Logger } from "pino";
+import type { Logger } from "pino";
+import { createLogger } from "../app/logger.js";
 import type { TurnService } from "../service/types.js";
 import { BundleError } from "../config/bundle.js";
 import { ConfigError, ENV_VARS, loadConfig, type Config } from "../config/config.js";
@@ -137,7 +138,7 @@ export interface ServeCommandDeps {
   createApp: () => Promise<CreateAppFn>;
   /** Resolves when the process should stop; defaults to the first SIGINT or SIGTERM. */
   waitForStop?: () => Promise<string>;
-  /** Defaults to pino JSON on stdout at config.logLevel. */
+  /** Defaults to pino JSON on stdout at config.logLevel, personal data redacted (src/app/logger.ts). */
   logger?: (config: Config) => Logger;
   /** Called once the server listens (tests and embedders learn the port this way). */
   onListening?: (running: RunningServe) => void;
@@ -177,8 +178,9 @@ export async function serveCommand(argv: string[], io: CommandIo, deps: ServeCom
   let logger: Logger;
   try {
     const config = loadConfig(serveEnv(values, io.env));
-    // Every line logged while serving a request carries its request id and trace id (logMixin).
-    logger = deps.logger ? deps.logger(config) : pino({ level: config.logLevel, mixin: logMixin });
+    // Personal data redacted (src/app/logger.ts); every line logged while serving a request carries
+    // its request id and trace id (logMixin).
+    logger = deps.logger ? deps.logger(config) : createLogger(config.logLevel, undefined, logMixin);
     // Fail fast before importing the application (and its corpus) for a refused bind.
     assertBindAllowed(config);
     running = await runServe(config, logger, await deps.createApp());

@@ -7,12 +7,12 @@ import type { Language } from "../text/language.js";
  * The config bundle: a directory of JSON files (config.json plus one file per area) edited
  * without touching code. This module reads the files and checks the bundle's own header
  * (config.json); each other file is validated by the layer that owns its vocabulary
- * (src/agent/bundle.ts: copy and policy; src/models/bundle.ts: prompts and models), and the
+ * (src/agent/bundle.ts: copy, policy and redaction; src/models/bundle.ts: prompts and models), and the
  * composition root (src/app/bundle.ts) puts them together, reporting every problem at once.
  */
 
 /** The files of a bundle; any other .json file in the directory is reported (a misspelt name). */
-export const BUNDLE_FILES = ["config.json", "copy.json", "policy.json", "prompts.json", "models.json"] as const;
+export const BUNDLE_FILES = ["config.json", "copy.json", "policy.json", "prompts.json", "models.json", "redaction.json"] as const;
 export type BundleFile = (typeof BUNDLE_FILES)[number];
 
 type PerLanguage<T> = Record<Language, T>;

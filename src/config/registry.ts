@@ -185,11 +185,11 @@ const SERVICE = {
   FRONTDESK_CONFIG_DIR: {
     schema: z.string().min(1).optional(),
     derivedDefault: "`bundle/`",
-    description: "the config bundle: copy, policy lists (and prompts)",
+    description: "the config bundle: copy, policy lists, prompts, models, the redaction policy",
   },
   FRONTDESK_LOG_LEVEL: {
     schema: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-    description: "`debug`, `info`, `warn`, `error`, `silent` (JSON logs on stdout)",
+    description: "`debug`, `info`, `warn`, `error`, `silent` (JSON logs on stdout, personal data redacted)",
   },
 } satisfies Record<string, Setting>;
 

@@ -1,5 +1,6 @@
 import type { CompiledAgentGraph } from "../agent/graph.js";
 import { textHash } from "../agent/nodes/record-turn.js";
+import { createRedactor, DEFAULT_REDACTION, type RedactionPolicy } from "../agent/redaction.js";
 import type { AgentStateValue, TurnContext } from "../agent/state.js";
 import type { Logger } from "../domain/logger.js";
 import type { Taxonomy } from "../domain/taxonomy.js";
@@ -24,6 +25,8 @@ export interface TurnServiceDeps {
   now: () => number;
   newId: () => string;
   logger: Logger;
+  /** What GetThread shows of personal data (the bundle's "get_thread"); default: masked. */
+  redaction?: RedactionPolicy;
 }
 
 export { threadKey };
@@ -40,8 +43,14 @@ function replayOf(thread: Partial<AgentStateValue> | null, input: TurnInput): Tu
   return previous.textHash === textHash(input.text) ? { kind: "replayed", result: previous.result } : { kind: "request_conflict" };
 }
 
-function threadView(threadId: string, thread: Partial<AgentStateValue>): ThreadView {
+/**
+ * The thread as GetThread shows it. Stored turns were treated when written ("history",
+ * "summary"); "get_thread" treats again only what it is stricter about than they were. The
+ * handoff is shown as stored, under its own fields' actions.
+ */
+function threadView(threadId: string, thread: Partial<AgentStateValue>, policy: RedactionPolicy): ThreadView {
   const history = thread.history ?? [];
+  const r = createRedactor(policy);
   return {
     threadId,
     status: thread.threadStatus ?? "active",
@@ -49,13 +58,13 @@ function threadView(threadId: string, thread: Partial<AgentStateValue>): ThreadV
     recentTurns: history.map((h) => ({
       turnId: h.turnId,
       requestId: h.requestId,
-      userText: h.user,
+      userText: r.tighten("history", "get_thread", h.user),
       outcome: h.outcome,
-      reply: h.reply,
+      reply: r.tighten("history", "get_thread", h.reply),
       language: h.language,
       completedAt: h.completedAt,
     })),
-    summary: thread.summary ?? "",
+    summary: r.tighten("summary", "get_thread", thread.summary ?? ""),
     turnCount: thread.turnCount ?? 0,
     updatedAt: history.at(-1)?.completedAt ?? null,
   };
@@ -137,7 +146,7 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
 
     async getThread(tenantId, threadId) {
       const thread = await readThread(threadKey(tenantId, threadId));
-      return thread === null ? null : threadView(threadId, thread);
+      return thread === null ? null : threadView(threadId, thread, deps.redaction ?? DEFAULT_REDACTION);
     },
 
     async deleteThread(tenantId, threadId) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { filterSensitive, forgetFacts, forgetRequest, isSensitive, mergeProfile } from "../../src/agent/memory-filter.js";
+import { arabicIndic, fa, VALUES } from "../support/pii.js";
 
 describe("memory filter", () => {
   it.each([
@@ -12,6 +13,18 @@ describe("memory filter", () => {
     "بیماری قلبی دارم",
   ])("treats %s as sensitive", (value) => {
     expect(isSensitive(value)).toBe(true);
+  });
+
+  it("drops every kind the redaction detector finds, in any digit system and spelling", () => {
+    const values = [
+      `wife's national code ${fa("085-123456-9")}`,
+      "mobile +98 935 111 2233",
+      `کارت ${arabicIndic(VALUES.card2)}`,
+      `Sheba ${VALUES.iban.toLowerCase()}`,
+      `email ${VALUES.email}`,
+    ];
+    for (const value of values) expect(isSensitive(value), value).toBe(true);
+    expect(filterSensitive({ family: values[0]!, vehicle: "Pride", productsHeld: values.slice(1) })).toEqual({ vehicle: "Pride" });
   });
 
   it.each(["2019 Peugeot 206", "married, two children", "apartment in Tehran", "پژو ۲۰۶ مدل ۱۳۹۸"])("keeps %s", (value) => {

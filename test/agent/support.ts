@@ -4,6 +4,7 @@ import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { loadBundle } from "../../src/app/bundle.js";
 import { PACKAGE_ROOT } from "../../src/config/config.js";
 import { silentLogger } from "../../src/domain/logger.js";
+import type { AgentBundle } from "../../src/agent/bundle.js";
 import type { AgentDeps, AgentSettings } from "../../src/agent/deps.js";
 import { compileGraph } from "../../src/agent/graph.js";
 import { createPolicy } from "../../src/agent/policy.js";
@@ -116,6 +117,8 @@ export function harness(options: {
   persistence?: Persistence;
   /** Default: a clock that advances 5 ms per reading. */
   now?: () => number;
+  /** Default: the shipped bundle. */
+  bundle?: AgentBundle;
 }): Harness {
   const persistence = options.persistence ?? createMemoryPersistence();
   let id = 0;
@@ -124,8 +127,8 @@ export function harness(options: {
     models: options.models,
     retriever: options.retriever,
     profiles: persistence.profiles,
-    policy: createPolicy(bundle),
-    bundle,
+    policy: createPolicy(options.bundle ?? bundle),
+    bundle: options.bundle ?? bundle,
     settings: { ...defaultSettings, ...options.settings },
     now: options.now ?? (() => (clock += 5)),
     newId: () => `turn-${++id}`,
@@ -142,6 +145,7 @@ export function harness(options: {
     now: deps.now,
     newId: deps.newId,
     logger: silentLogger,
+    redaction: deps.bundle.redaction,
   });
   return { service, persistence, deps };
 }

@@ -1,8 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { COPY_KEYS, renderCopy } from "../../src/agent/bundle.js";
+import { DEFAULT_REDACTION, REDACTION_FIELDS } from "../../src/agent/redaction.js";
 import { BundleError } from "../../src/config/bundle.js";
 import { renderPrompt } from "../../src/models/bundle.js";
 import { loadBundle } from "../../src/app/bundle.js";
@@ -157,7 +158,7 @@ describe("config bundle: prompts and model profiles", () => {
     const problems = problemsOf(dir);
     expect(problems).toEqual(
       expect.arrayContaining([
-        "prompt.json: unknown bundle file (files: config.json, copy.json, policy.json, prompts.json, models.json)",
+        "prompt.json: unknown bundle file (files: config.json, copy.json, policy.json, prompts.json, models.json, redaction.json)",
         expect.stringMatching(/^models\.json: profiles\.small\.maxOutputTokens: /u),
         'copy.json: missing key "clarify.question"',
         'prompts.json: missing prompts for role "triage"',
@@ -168,6 +169,56 @@ describe("config bundle: prompts and model profiles", () => {
 
   it("renders a prompt in one pass: a value containing {braces} is not expanded again", () => {
     expect(renderPrompt("Q: {text} ({language})", { text: "what is {language}?", language: "English" })).toBe("Q: what is {language}? (English)");
+  });
+});
+
+describe("config bundle: redaction policy", () => {
+  it("ships the defaults: every field masks every kind", () => {
+    expect(loadBundle(baseline).redaction).toEqual(DEFAULT_REDACTION);
+    for (const field of REDACTION_FIELDS) expect(Object.values(DEFAULT_REDACTION[field])).toEqual(["mask", "mask", "mask", "mask", "mask"]);
+  });
+
+  it("reads an action per field, or per kind with a default", () => {
+    const dir = copyOfBaseline();
+    edit(dir, "redaction.json", (r) => {
+      r.fields["handoff.last_user_message"] = { default: "keep", card: "mask", national_id: "drop" };
+      r.fields.get_thread = "drop";
+      r.fields.summary = { mobile: "keep" };
+    });
+    const { redaction } = loadBundle(dir);
+    expect(redaction["handoff.last_user_message"]).toEqual({ national_id: "drop", mobile: "keep", card: "mask", iban: "keep", email: "keep" });
+    expect(redaction.get_thread.email).toBe("drop");
+    // Kinds a per-kind object leaves out are masked.
+    expect(redaction.summary).toEqual({ national_id: "mask", mobile: "keep", card: "mask", iban: "mask", email: "mask" });
+  });
+
+  it("reports every problem at once: missing, unknown and fixed fields, bad actions and kinds, stray keys", () => {
+    const dir = copyOfBaseline();
+    edit(dir, "redaction.json", (r) => {
+      delete r.fields.replay;
+      r.fields.histroy = "mask";
+      r.fields.logs = "keep";
+      r.fields.memory = "mask";
+      r.fields.summary = "hide";
+      r.fields.get_thread = { phone: "keep", card: "erase" };
+      r.defaults = "mask";
+    });
+    expect(problemsOf(dir)).toEqual([
+      'redaction.json: unknown key "defaults" (keys: $comment, fields)',
+      'redaction.json: fields."summary": "hide" is not an action (must be "keep", "mask" or "drop", or an object of kinds ({"default", "national_id", "mobile", "card", "iban", "email"}))',
+      'redaction.json: fields."get_thread": unknown kind "phone" (kinds: default, national_id, mobile, card, iban, email)',
+      'redaction.json: fields."get_thread".card: must be "keep", "mask" or "drop"',
+      `redaction.json: unknown field "histroy" (fields: ${REDACTION_FIELDS.join(", ")})`,
+      'redaction.json: fields."logs": not configurable: personal data never reaches logs, traces or metric labels',
+      'redaction.json: fields."memory": not configurable: long-term memory never keeps personal data',
+      'redaction.json: missing field "replay" ("keep", "mask" or "drop"; the default is "mask")',
+    ]);
+  });
+
+  it("is a required file of the bundle", () => {
+    const dir = copyOfBaseline();
+    rmSync(path.join(dir, "redaction.json"));
+    expect(problemsOf(dir)).toEqual([`redaction.json: missing from ${dir}`]);
   });
 });
 

@@ -19,14 +19,19 @@ export interface RealServer {
 }
 
 /** The real application (offline model, bundled corpus) behind a real server on 127.0.0.1, with DocumentService. */
-export async function startRealServer(env: Record<string, string> = {}, overrides: AppOverrides & { logger?: Logger } = {}): Promise<RealServer> {
+export async function startRealServer(
+  env: Record<string, string> = {},
+  overrides: AppOverrides & { logger?: Logger } = {},
+  options: { logger?: Logger } = {},
+): Promise<RealServer> {
   const config = loadConfig({ FRONTDESK_PORT: "0", FRONTDESK_CHECKPOINTER: "memory", FRONTDESK_LOG_LEVEL: "silent", ...env });
-  const { logger: appLogger = logger, ...appOverrides } = overrides;
-  const app = await createApp(config, appLogger, appOverrides);
+  const { logger: appLogger, ...appOverrides } = overrides;
+  const log = options.logger ?? appLogger ?? logger;
+  const app = await createApp(config, log, appOverrides);
   const frontdesk = buildServer({
     turnService: app.turnService,
     config,
-    logger: overrides.logger ?? logger,
+    logger: log,
     documents: { index: app.documents, rules: app.documentRules },
     telemetry: app.telemetry,
   });

@@ -1,6 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ClarifyOption } from "../../domain/turn.js";
 import { read, type ReaderVerdict } from "../../reading/index.js";
+import { redactPersonalData } from "../../text/pii.js";
 import { evidenceFromHits, readingUnits } from "../evidence.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
@@ -28,7 +29,15 @@ export function gradeNode(deps: AgentDeps) {
     const verdict: ReaderVerdict =
       hits.length === 0
         ? { kind: "insufficient", reason: "nothing was retrieved", coverage: 0 }
-        : read({ query: state.rewrittenQuery, language: state.language, units: readingUnits(hits), taxonomy, context: state.turn!.text });
+        : // Without the user's personal values: no document states them, so they are never evidence,
+          // and the reader's reasons (kept in the handoff's detail) must not list their pieces.
+          read({
+            query: redactPersonalData(state.rewrittenQuery, { action: () => "drop" }),
+            language: state.language,
+            units: readingUnits(hits),
+            taxonomy,
+            context: redactPersonalData(state.turn!.text, { action: () => "drop" }),
+          });
 
     switch (verdict.kind) {
       case "answer": {

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { appendHistory } from "../history.js";
 import type { AgentDeps } from "../deps.js";
-import type { AgentStateUpdate, AgentStateValue, HistoryEntry } from "../state.js";
+import { createRedactor, type Redactor } from "../redaction.js";
+import type { AgentStateUpdate, AgentStateValue, DraftState, GradeState, HistoryEntry, VerificationState } from "../state.js";
 import type { TurnOutcome, TurnResult } from "../../domain/turn.js";
 
 export const textHash = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
@@ -28,14 +29,60 @@ function productsOf(outcome: TurnOutcome, state: AgentStateValue): string[] {
 }
 
 /**
+ * The outcome as results keep it (replay, the caller, watchers): the agent's words under the
+ * "replay" action. A handoff's context was already treated by escalate, field by field.
+ */
+function redactOutcome(outcome: TurnOutcome, r: Redactor): TurnOutcome {
+  switch (outcome.kind) {
+    case "answer":
+      return { ...outcome, text: r.agent("replay", outcome.text), claims: outcome.claims.map((c) => ({ ...c, text: r.agent("replay", c.text) })) };
+    case "clarify":
+      return { ...outcome, question: r.agent("replay", outcome.question) };
+    case "escalate":
+      return { ...outcome, message: r.agent("replay", outcome.message), detail: r.agent("replay", outcome.detail) };
+  }
+}
+
+/**
+ * The working fields this turn leaves in the checkpoint, treated like what they derive from: the
+ * user's message and query as history (the query as a query: see Redactor.query), drafts and
+ * readings as results. The message was needed
+ * raw while the turn ran (retrieval, models); the checkpoint never holds more than the policy allows.
+ */
+function redactWorkingFields(state: AgentStateValue, r: Redactor): AgentStateUpdate {
+  const turn = state.turn!;
+  const draft: DraftState | null = state.draft && { ...state.draft, claims: state.draft.claims.map((c) => ({ ...c, text: r.agent("replay", c.text) })) };
+  const grading: GradeState | null = state.grading && {
+    ...state.grading,
+    ...(state.grading.reading ? { reading: { ...state.grading.reading, claims: state.grading.reading.claims.map((c) => ({ ...c, text: r.agent("replay", c.text) })) } } : {}),
+    ...(state.grading.why !== undefined ? { why: r.agent("replay", state.grading.why) } : {}),
+  };
+  const verification: VerificationState | null = state.verification && {
+    ...state.verification,
+    failures: state.verification.failures.map((f) => ({ ...f, reason: r.agent("replay", f.reason) })),
+  };
+  return {
+    turn: { ...turn, text: r.user("history", turn.text) },
+    rewrittenQuery: r.query("history", state.rewrittenQuery),
+    draft,
+    grading,
+    verification,
+    escalation: state.escalation && { ...state.escalation, detail: r.agent("replay", state.escalation.detail) },
+  };
+}
+
+/**
  * Terminal bookkeeping for every path: appends the turn to the bounded history, builds the
- * TurnResult (kept for request_id replay), and updates the clarify streak.
+ * TurnResult (kept for request_id replay), and updates the clarify streak. Personal data is
+ * treated here, as the turn is written into the thread (bundle/redaction.json).
  */
 export function recordTurnNode(deps: AgentDeps) {
   return async (state: AgentStateValue, _config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const turn = state.turn!;
-    const outcome = state.outcome;
-    if (outcome === null) throw new Error("record_turn reached without an outcome");
+    if (state.outcome === null) throw new Error("record_turn reached without an outcome");
+    // The user's words as the state holds them: this message raw, stored turns as their policy left them.
+    const r = createRedactor(deps.bundle.redaction, [turn.text, state.rewrittenQuery, ...state.history.flatMap((h) => [h.user, h.rewrittenQuery ?? ""])]);
+    const outcome = redactOutcome(state.outcome, r);
     const completedAt = new Date(deps.now()).toISOString();
     const result: TurnResult = {
       threadId: turn.threadId,
@@ -53,31 +100,38 @@ export function recordTurnNode(deps: AgentDeps) {
       completedAt,
     };
     const entry: HistoryEntry = {
-      user: turn.text,
-      reply: replyOf(outcome),
+      user: r.user("history", turn.text),
+      reply: r.agent("history", replyOf(state.outcome)),
       outcome: outcome.kind,
       language: state.language,
       products: productsOf(outcome, state),
       turnId: turn.turnId,
       requestId: turn.requestId,
       completedAt,
-      ...(state.rewrittenQuery !== "" ? { rewrittenQuery: state.rewrittenQuery } : {}),
+      ...(state.rewrittenQuery !== "" ? { rewrittenQuery: r.query("history", state.rewrittenQuery) } : {}),
     };
-    const { history, summary } = appendHistory(state.history, state.summary, entry, deps.settings.limits.historyTurns, deps.settings.limits.summaryMaxChars);
+    const appended = appendHistory(state.history, state.summary, entry, deps.settings.limits.historyTurns, deps.settings.limits.summaryMaxChars);
+    // Summary lines are made of stored turns: treated again only where "summary" is stricter than "history".
+    const { history } = appended;
+    const summary = r.tighten("history", "summary", appended.summary);
     const replay =
       turn.requestId === ""
         ? state.replay
-        : [...state.replay.filter((r) => r.requestId !== turn.requestId), { requestId: turn.requestId, textHash: textHash(turn.text), result }].slice(
+        : [...state.replay.filter((record) => record.requestId !== turn.requestId), { requestId: turn.requestId, textHash: textHash(turn.text), result }].slice(
             -deps.settings.limits.replayRecords,
           );
     return {
+      ...redactWorkingFields(state, r),
+      outcome,
+      // The thread's latch keeps the same handoff the result carries.
+      ...(outcome.kind === "escalate" ? { handoff: outcome } : {}),
       result,
       history,
       summary,
       replay,
       turnCount: state.turnCount + 1,
       clarifyStreak: outcome.kind === "clarify" ? state.clarifyStreak + 1 : 0,
-      pendingClarify: outcome.kind === "clarify" ? { query: state.rewrittenQuery, options: outcome.options, language: state.language } : null,
+      pendingClarify: outcome.kind === "clarify" ? { query: r.query("history", state.rewrittenQuery), options: outcome.options, language: state.language } : null,
     };
   };
 }

@@ -3,7 +3,7 @@ import { createInProcessTurnEvents, type FanoutOptions } from "../fanout.js";
 import { createInProcessLocks } from "../locks.js";
 import { DEFAULT_WATCH } from "../memory.js";
 import type { Persistence } from "../ports.js";
-import { openLocalDatabase } from "./database.js";
+import { openLocalDatabase, truncateWal } from "./database.js";
 import { createSqliteProfileStore } from "./profiles.js";
 import { createFileSaver } from "./saver.js";
 
@@ -21,7 +21,11 @@ export function createFilePersistence(dataDir: string, watch: FanoutOptions = DE
     profiles: createSqliteProfileStore(db),
     locks,
     events,
-    eraseThread: eraseThroughSaver(saver),
+    async eraseThread(key) {
+      const existed = await eraseThroughSaver(saver)(key);
+      truncateWal(db);
+      return existed;
+    },
     async close() {
       await events.close();
       await locks.close();

@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { UserProfile } from "../../domain/profile.js";
 import type { ProfileStore } from "../ports.js";
 import { parseProfile } from "../profile-store.js";
+import { truncateWal } from "./database.js";
 
 export function createSqliteProfileStore(db: Database.Database): ProfileStore {
   db.exec(`CREATE TABLE IF NOT EXISTS user_profiles (
@@ -26,7 +27,10 @@ export function createSqliteProfileStore(db: Database.Database): ProfileStore {
       upsert.run(tenantId, userId, JSON.stringify(profile), new Date().toISOString());
     },
     async delete(tenantId, userId) {
-      return remove.run(tenantId, userId).changes > 0;
+      const existed = remove.run(tenantId, userId).changes > 0;
+      // Erasure for real: the row's old versions leave the WAL too (secure_delete zeroes the page).
+      truncateWal(db);
+      return existed;
     },
   };
 }
