@@ -7,6 +7,7 @@ import type { ProfileStore } from "../persistence/ports.js";
 import type { Retriever } from "../retrieval/index.js";
 import type { Telemetry } from "../telemetry/index.js";
 import type { Policy } from "./policy.js";
+import type { ConceptLexicon } from "../text/concepts.js";
 
 /** The limits and thresholds the graph reads, resolved once from Config. */
 export interface AgentSettings {
@@ -50,6 +51,8 @@ export interface AgentDeps {
   logger: Logger;
   /** Node spans and durations, model-call retries. Default: none collected. */
   telemetry?: Telemetry;
+  /** The concept lexicon retrieval matches through, for the reader (src/text/concepts.ts). Default: none. */
+  lexicon?: ConceptLexicon;
 }
 
 export function settingsFromConfig(config: Config): AgentSettings {

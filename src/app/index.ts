@@ -93,6 +93,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   const deps: AgentDeps = {
     models: instrumentModels(overrides.models ?? createModelProvider(config, bundle), bundle, telemetry),
     retriever,
+    lexicon: retrieval.lexicon,
     profiles: persistence.profiles,
     policy: createPolicy(bundle),
     bundle,

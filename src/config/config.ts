@@ -138,6 +138,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     retrieval: {
       corpusDir: e.FRONTDESK_CORPUS_DIR !== undefined ? resolve(e.FRONTDESK_CORPUS_DIR) : path.join(PACKAGE_ROOT, "data/corpus"),
+      lexiconFile:
+        e.FRONTDESK_LEXICON_FILE === undefined ? path.join(PACKAGE_ROOT, "data/lexicon/insurance-concepts.tsv") : e.FRONTDESK_LEXICON_FILE === "none" ? null : resolve(e.FRONTDESK_LEXICON_FILE),
       topK: e.FRONTDESK_TOP_K,
       candidates: e.FRONTDESK_CANDIDATES,
       contextWindow: e.FRONTDESK_CONTEXT_WINDOW,

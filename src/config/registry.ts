@@ -87,6 +87,11 @@ const SERVICE = {
     derivedDefault: "`data/corpus`",
     description: "documents loaded at start-up (into every configured tenant): .md, .markdown, .txt, .html, .htm, .docx, .pdf, with `<file>.metadata.json` sidecars",
   },
+  FRONTDESK_LEXICON_FILE: {
+    schema: z.string().min(1).optional(),
+    derivedDefault: "`data/lexicon/insurance-concepts.tsv`",
+    description: "concept lexicon (words of both languages grouped by meaning) that retrieval and the reader match through; `none` turns it off. Re-ingest Qdrant collections after changing it",
+  },
   FRONTDESK_CORPUS_SKIP_INVALID: {
     schema: bool.default(false),
     description: "`true`: serve the start-up corpus without the documents that cannot be loaded (each logged with its path and reason); `false`: they stop start-up, all listed",

@@ -104,6 +104,8 @@ export interface Config {
   };
   retrieval: {
     corpusDir: string;
+    /** The concept lexicon's file, or null when turned off (FRONTDESK_LEXICON_FILE=none). */
+    lexiconFile: string | null;
     topK: number;
     candidates: number;
     contextWindow: number;

@@ -1,4 +1,5 @@
 import { analyze } from "../text/analysis/index.js";
+import type { ConceptLexicon } from "../text/concepts.js";
 import { detectLanguage, type Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { parseQuantities, type Quantity } from "./quantities.js";
@@ -37,6 +38,8 @@ export interface QuestionAnalysis {
   terms: string[];
   /** Terms that are a respelling of a word the documents never use: guesses, weighed as common words. */
   guessed?: ReadonlySet<string>;
+  /** Words of one meaning in both languages: a passage naming a term's concept covers the term. */
+  lexicon?: ConceptLexicon;
 }
 
 const W = (words: string) => `(?<![\\p{L}])(?:${words})(?![\\p{L}])`;
@@ -53,7 +56,8 @@ const CUES: ReadonlyArray<[Attribute, RegExp]> = [
   ["refund", new RegExp(W("refunds?|refundable|money back|reimburs\\w*|استرداد|برگشت پول|بازپرداخت"), "u")],
   ["documents", new RegExp(W("documents?|paperwork|papers|what do i need to (?:send|submit|provide)|مدارک|مدرک|چه مدارکی"), "u")],
   ["hours", new RegExp(W("opening hours|hours|open|opens|close|closes|what time|until when|ساعت|ساعات|ساعت کاری|باز|تعطیل|چه ساعتی|تا ساعت چند"), "u")],
-  ["contact", new RegExp(W("phone|number|call|email|e-mail|address|whatsapp|contact|branch(?:es)?|تلفن|شماره|تماس|ایمیل|آدرس|نشانی|شعبه|شعب|واتساپ"), "u")],
+  // "phone" alone is as often the insured device as a way to call: only its contact phrases count.
+  ["contact", new RegExp(W("(?:phone|telephone|contact|hotline|helpline|whatsapp) (?:number|line)s?|telephone|hotline|helpline|call (?:you|us|them|the)|number to call|email|e-mail|address|whatsapp|contact|branch(?:es)?|تلفن|شماره تماس|شماره تلفن|تماس|ایمیل|آدرس|نشانی|شعبه|شعب|واتساپ"), "u")],
   ["definition", new RegExp(W("what does .{1,40} mean|what is meant by|define|definition|meaning of|یعنی چی|یعنی چه|به چه معناست|منظور از|تعریف"), "u")],
   ["age", new RegExp(W("age limits?|how old|too old|maximum age|minimum age|eligible|eligibility|can (?:he|she|they|i) (?:get|buy)|سن|حداکثر سن|حداقل سن|چند سالگی|شرایط سنی"), "u")],
   ["excluded", new RegExp(W("excluded|exclusions?|not covered|doesn't cover|does not cover|isn't covered|استثنا|استثنائات|پوشش نمی دهد|پوشش نمیده|شامل نمی شود|تحت پوشش نیست"), "u")],

@@ -1,6 +1,7 @@
 import type { ProductEntry, Taxonomy } from "../domain/taxonomy.js";
 import { productsNamed } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
+import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { splitSentences } from "../text/sentences.js";
@@ -35,6 +36,8 @@ export interface ReaderInput {
    * column, but their other words are not asked about.
    */
   context?: string;
+  /** Words of one meaning across both languages: a unit that names the question's concept covers its term. */
+  lexicon?: ConceptLexicon;
   /** Diagnostics: receives the ranked candidates (best first) before the decision. */
   trace?: (candidates: ReadonlyArray<{ kind: string; text: string; coverage: number; missing: string[] }>) => void;
 }
@@ -69,6 +72,8 @@ export const READER_RULES = {
   /** Weights of a question term found only in a unit's heading path / caption / headers, or only in its title or product name. */
   contextWeight: 0.8,
   titleWeight: 0.6,
+  /** A term covered by a word of its concept rather than itself counts this share. */
+  conceptWeight: 0.9,
   /** A unit that speaks of the asked attribute but lacks its form (a price question, no figure) counts this share. */
   formlessFactor: 0.5,
   maxOptions: 4,
@@ -108,11 +113,24 @@ const FIGURE_ATTRIBUTES: ReadonlySet<Attribute> = new Set(["price", "limit", "de
 /** Quantities that a passage can fit or contradict (a bare count cannot be judged). */
 const judgeable = (q: Quantity) => q.kind === "days" || q.kind === "age" || q.kind === "money";
 
+const conceptCache = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
+/** The concepts a bag of terms names (cached per bag: the bags of a unit are built once). */
+function conceptsIn(lexicon: ConceptLexicon, bag: ReadonlySet<string>): ReadonlySet<string> {
+  let concepts = conceptCache.get(bag);
+  if (concepts === undefined) {
+    concepts = new Set(lexicon.conceptsOfTerms([...bag]));
+    conceptCache.set(bag, concepts);
+  }
+  return concepts;
+}
+
 function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags, taxonomy: Taxonomy, quantityFit = 0): Scored {
   let total = 0;
   let got = 0;
   const missing: string[] = [];
   const all = new Set([...bags.own, ...bags.context]);
+  const lexicon = question.lexicon;
   for (const term of terms) {
     let w = termWeight(taxonomy, term);
     // A term the tenant's documents never use (and that names no focus: see focusTerms) is most
@@ -124,6 +142,15 @@ function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags,
     else if (bags.context.has(term)) m = READER_RULES.contextWeight;
     else if (bags.title.has(term)) m = READER_RULES.titleWeight;
     else if (attributesNamed(term, question.asked).some((a) => speaksOf(all, a) || (bags.form !== undefined && formSpeaksOf(bags.form, a)))) m = 1;
+    else if (lexicon !== undefined) {
+      // The same meaning in other words, or in the other language: «سرقت» for "stolen".
+      const concept = lexicon.conceptOfTerm(term);
+      if (concept !== undefined) {
+        if (conceptsIn(lexicon, bags.own).has(concept)) m = READER_RULES.conceptWeight;
+        else if (conceptsIn(lexicon, bags.context).has(concept)) m = READER_RULES.conceptWeight * READER_RULES.contextWeight;
+        else if (conceptsIn(lexicon, bags.title).has(concept)) m = READER_RULES.conceptWeight * READER_RULES.titleWeight;
+      }
+    }
     if (m === 0) missing.push(term);
     got += w * m;
   }
@@ -194,7 +221,7 @@ export function read(input: ReaderInput): ReaderVerdict {
   // it weighs like a common word, as the unknown word itself would.
   const guessed = new Set(raw.filter((t) => !taxonomy.vocabulary.has(t) && correctTerm(taxonomy, t) !== t).map((t) => correctTerm(taxonomy, t)));
   if (terms.length === 0 && question.quantities.length === 0) return { kind: "insufficient", reason: "the question has no content terms", coverage: 0 };
-  const corrected: QuestionAnalysis = { ...question, terms, guessed };
+  const corrected: QuestionAnalysis = { ...question, terms, guessed, ...(input.lexicon === undefined ? {} : { lexicon: input.lexicon }) };
   // What the question is about, named by a word the tenant's documents never use: they cannot answer.
   const unknownFocus = focusTerms(input.query).map((t) => tenantForm(taxonomy, t)).filter((t) => !taxonomy.vocabulary.has(t));
   if (unknownFocus.length > 0) {

@@ -9,6 +9,8 @@ import { createCachedEmbedder } from "./embedding/cache.js";
 import { createGeminiEmbedder } from "./embedding/gemini.js";
 import { createLocalEmbedder } from "./embedding/local.js";
 import { createChunker } from "./hybrid/chunker.js";
+import { readFileSync } from "node:fs";
+import { EMPTY_LEXICON, LexiconError, parseConceptLexicon, type ConceptLexicon } from "../text/concepts.js";
 import { CorpusLoadError, type CorpusProblem } from "./corpus-error.js";
 import { loadCorpusDir } from "./ingest/corpus.js";
 import { checkDocument, mergeWarnings, type DocumentRules } from "./ingest/rules.js";
@@ -25,6 +27,8 @@ export interface RetrievalBackend {
   embedder: Embedder;
   /** The embedded index's synchronous chunk lookup (evaluation uses it); null with Qdrant. */
   chunkLookup: ((tenantId: string, chunkId: string) => Chunk | undefined) | null;
+  /** The concept lexicon retrieval matches through; the reader uses the same one. */
+  lexicon: ConceptLexicon;
   close(): Promise<void>;
 }
 
@@ -105,6 +109,7 @@ export function createConfiguredReranker(config: Config, logger: Logger): Rerank
  */
 export async function createRetrievalBackend(config: Config, options: RetrievalBackendOptions): Promise<RetrievalBackend> {
   const { logger } = options;
+  const lexicon = loadLexicon(config);
   const embedder = createEmbedder(config, logger);
   const reranker = createConfiguredReranker(config, logger);
   const rules = documentRules(config);
@@ -126,6 +131,7 @@ export async function createRetrievalBackend(config: Config, options: RetrievalB
         contextWindow: config.retrieval.contextWindow,
         tableContextRows: config.retrieval.tableContextRows,
         chunker,
+        lexicon,
       });
       const documents = createLocalDocumentIndex({ retriever, store });
       try {
@@ -136,16 +142,16 @@ export async function createRetrievalBackend(config: Config, options: RetrievalB
         await close();
         throw error;
       }
-      return { retriever, documents, rules, embedder, chunkLookup: (tenantId, chunkId) => retriever.getChunk(tenantId, chunkId), close };
+      return { retriever, documents, rules, embedder, chunkLookup: (tenantId, chunkId) => retriever.getChunk(tenantId, chunkId), lexicon, close };
     }
     case "qdrant": {
-      const index = await openQdrant(config, backend, embedder, reranker, logger);
+      const index = await openQdrant(config, backend, embedder, reranker, logger, lexicon);
       const corpus = await startupCorpus(config, options, loadCorpus);
       if (corpus.length > 0) {
         for (let i = 0; i < corpus.length; i += config.ingest.batchDocuments) await index.upsert(corpus.slice(i, i + config.ingest.batchDocuments));
         logger.info({ documents: corpus.length, collection: backend.collection }, "start-up corpus upserted into qdrant");
       }
-      return { retriever: index, documents: index, rules, embedder, chunkLookup: null, close: async () => {} };
+      return { retriever: index, documents: index, rules, embedder, chunkLookup: null, lexicon, close: async () => {} };
     }
     default: {
       const unreachable: never = backend;
@@ -173,13 +179,34 @@ export async function createIngestTarget(config: Config, options: Pick<Retrieval
     }
     case "qdrant": {
       const embedder = createEmbedder(config, options.logger);
-      const index = await openQdrant(config, backend, embedder, undefined, options.logger);
+      const index = await openQdrant(config, backend, embedder, undefined, options.logger, loadLexicon(config));
       return { documents: index, rules, description: `Qdrant collection ${backend.collection} at ${backend.url}`, close: async () => {} };
     }
     default: {
       const unreachable: never = backend;
       throw new ConfigError(`unknown retriever ${JSON.stringify(unreachable)}`);
     }
+  }
+}
+
+/**
+ * The configured concept lexicon (FRONTDESK_LEXICON_FILE; none when turned off). An unreadable or
+ * malformed file is a ConfigError naming it and its problems.
+ */
+export function loadLexicon(config: Config): ConceptLexicon {
+  const file = config.retrieval.lexiconFile;
+  if (file === null) return EMPTY_LEXICON;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ConfigError(`FRONTDESK_LEXICON_FILE: cannot read ${file} (${error instanceof Error ? error.message : String(error)})`);
+  }
+  try {
+    return parseConceptLexicon(text, file);
+  } catch (error) {
+    if (error instanceof LexiconError) throw new ConfigError(`FRONTDESK_LEXICON_FILE: ${error.problems.join("; ")}`);
+    throw error;
   }
 }
 
@@ -220,6 +247,7 @@ async function openQdrant(
   embedder: Embedder,
   reranker: Reranker | undefined,
   logger: Logger,
+  lexicon: ConceptLexicon,
 ): Promise<QdrantIndex> {
   const index = createQdrantIndex({
     url: backend.url,
@@ -232,6 +260,7 @@ async function openQdrant(
     contextWindow: config.retrieval.contextWindow,
     tableContextRows: config.retrieval.tableContextRows,
     chunker: documentRules(config).chunker,
+    lexicon,
     sparseAverageLength: backend.sparseAverageLength,
     upsertPoints: backend.upsertPoints,
     timeoutMs: backend.timeoutMs,

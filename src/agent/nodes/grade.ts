@@ -36,6 +36,7 @@ export function gradeNode(deps: AgentDeps) {
             language: state.language,
             units: readingUnits(hits),
             taxonomy,
+            ...(deps.lexicon === undefined ? {} : { lexicon: deps.lexicon }),
             context: redactPersonalData(state.turn!.text, { action: () => "drop" }),
           });
 

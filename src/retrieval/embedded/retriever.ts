@@ -91,10 +91,10 @@ function freezeChunk(chunk: Chunk): Chunk {
  * Qdrant retriever implements the same `Retriever` contract for scale-out.
  */
 export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): EmbeddedRetriever {
-  const { embedder, candidates, rrfK, context, minScore, chunker, bm25, reranker: configured } = resolveHybridOptions(options);
-  const sparse = createSparseIndex(bm25);
+  const { embedder, candidates, rrfK, context, minScore, chunker, bm25, terms, reranker: configured } = resolveHybridOptions(options);
+  const sparse = createSparseIndex({ ...bm25, analyzer: terms });
   const dense = createDenseIndex({ dimension: embedder.dimension });
-  const reranker = configured ?? createLexicalReranker({ termStats: (tenantId) => sparse.termStats(tenantId) });
+  const reranker = configured ?? createLexicalReranker({ termStats: (tenantId) => sparse.termStats(tenantId), terms });
   const tenants = new Map<string, Map<string, StoredDocument>>();
   // Adds are serialised: two concurrent adds of one id must not interleave their index writes.
   let queue: Promise<unknown> = Promise.resolve();

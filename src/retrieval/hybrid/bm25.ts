@@ -1,5 +1,6 @@
 import { analyze } from "../../text/analysis/index.js";
 import { fnv1a32 } from "../embedding/hash.js";
+import { searchableText } from "./chunker.js";
 import type { Chunk } from "../types.js";
 
 /**
@@ -55,13 +56,13 @@ export interface SparseVector {
  * hash as the local embedder), values the BM25 tf weights. Two terms colliding on one index
  * (rare: ~1 in 2^32 per pair) have their weights summed.
  */
-export function documentSparseVector(text: string, averageLength: number, params: Bm25Parameters = DEFAULT_BM25): SparseVector {
-  return toSparseVector(bm25TermWeights(analyze(text), averageLength, params));
+export function documentSparseVector(text: string, averageLength: number, params: Bm25Parameters = DEFAULT_BM25, terms: (text: string) => string[] = analyze): SparseVector {
+  return toSparseVector(bm25TermWeights(terms(text), averageLength, params));
 }
 
 /** Query side: every distinct query term weighs 1, so the dot product is Σ idf · tf-weight. */
-export function querySparseVector(text: string): SparseVector {
-  return toSparseVector(new Map([...new Set(analyze(text))].map((term) => [term, 1])));
+export function querySparseVector(text: string, terms: (text: string) => string[] = analyze): SparseVector {
+  return toSparseVector(new Map([...new Set(terms(text))].map((term) => [term, 1])));
 }
 
 function toSparseVector(weights: ReadonlyMap<string, number>): SparseVector {
@@ -106,11 +107,11 @@ export interface TermStats {
  * the sparse search but does not expose document frequencies, so the reranker weighs query terms
  * by how rare they are among the candidates: the terms that tell candidates apart weigh most.
  */
-export function candidateTermStats(candidates: readonly Chunk[]): TermStats {
+export function candidateTermStats(candidates: readonly Chunk[], termsOf: (text: string) => string[] = analyze): TermStats {
   const df = new Map<string, number>();
   let totalLength = 0;
   for (const chunk of candidates) {
-    const terms = [...analyze(`${chunk.title}\n${chunk.section}`), ...analyze(chunk.text)];
+    const terms = termsOf(searchableText(chunk));
     totalLength += terms.length;
     for (const term of new Set(terms)) df.set(term, (df.get(term) ?? 0) + 1);
   }

@@ -77,5 +77,14 @@ function unitOf(unit: Unit): ChunkUnit {
  * A row like "Plan B — Up to 7 days: 35" only matches "travel premium" through its header.
  */
 export function searchableText(chunk: Chunk): string {
-  return [chunk.title, chunk.section, chunk.text].filter((part) => part !== "").join("\n");
+  return [fieldText(chunk), chunk.text].filter((part) => part !== "").join("\n");
+}
+
+/**
+ * What names a chunk's place: its title, its product's slug words and its heading path. The
+ * product slug is the tenant's own name for a product in Latin letters ("mehr-visitor"), often
+ * the only word an English question shares with a product documented in Persian alone.
+ */
+export function fieldText(chunk: Chunk): string {
+  return [chunk.title, chunk.product.replace(/[-_]+/gu, " "), chunk.section].filter((part) => part.trim() !== "").join("\n");
 }

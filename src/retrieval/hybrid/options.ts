@@ -1,3 +1,4 @@
+import { EMPTY_LEXICON, type ConceptLexicon } from "../../text/concepts.js";
 import type { Embedder, Reranker } from "../types.js";
 import { resolveBm25, type Bm25Parameters } from "./bm25.js";
 import { createChunker, type Chunker, type ChunkerOptions } from "./chunker.js";
@@ -23,6 +24,8 @@ export interface HybridRetrievalOptions {
   chunker?: Chunker | ChunkerOptions;
   /** BM25 parameters of the sparse weights. Default k1 1.2, b 0.75. */
   bm25?: Partial<Bm25Parameters>;
+  /** Concepts indexed beside terms (src/text/concepts.ts). Default none. */
+  lexicon?: ConceptLexicon;
 }
 
 /** The options with every default filled in and every range checked: what a backend reads. */
@@ -36,6 +39,8 @@ export interface HybridSettings {
   minScore: number;
   chunker: Chunker;
   bm25: Bm25Parameters;
+  /** Text → what the sparse stage and the lexical reranker match: terms, then concept tokens. */
+  terms: (text: string) => string[];
 }
 
 /** Resolves defaults once and checks ranges once, for both backends; throws RangeError. */
@@ -56,6 +61,7 @@ export function resolveHybridOptions(options: HybridRetrievalOptions): HybridSet
     minScore: options.minScore ?? 0,
     chunker,
     bm25: resolveBm25(options.bm25),
+    terms: (options.lexicon ?? EMPTY_LEXICON).indexTerms,
   };
 }
 

@@ -166,7 +166,7 @@ export function chunkPoint(
   document: { chunkCount: number; contentHash: string; source: string | undefined },
   weighting: SparseWeighting,
 ): Schemas["PointStruct"] {
-  const sparse = documentSparseVector(searchableText(chunk), weighting.averageLength, weighting.bm25);
+  const sparse = documentSparseVector(searchableText(chunk), weighting.averageLength, weighting.bm25, weighting.terms);
   const vectors: Record<string, number[] | SparseVector> = {};
   if (vector.some((value) => value !== 0)) vectors[DENSE_VECTOR] = Array.from(vector);
   if (sparse.indices.length > 0) vectors[SPARSE_VECTOR] = sparse;

@@ -17,6 +17,8 @@ export interface QdrantReaderOptions {
   rrfK: number;
   context: ContextWindow;
   minScore: number;
+  /** Text → sparse terms, as the points were written (SparseWeighting.terms). */
+  terms: (text: string) => string[];
 }
 
 export interface QdrantReader {
@@ -49,7 +51,7 @@ export function queryRequest(
  * point read is checked again for its tenant.
  */
 export function createQdrantReader(options: QdrantReaderOptions): QdrantReader {
-  const { client, embedder, reranker, candidates, rrfK, context, minScore } = options;
+  const { client, embedder, reranker, candidates, rrfK, context, minScore, terms } = options;
 
   const neighbors = async (tenantId: string, hits: readonly Chunk[], signal?: AbortSignal): Promise<Map<string, Chunk[]>> => {
     const byDocument = new Map<string, Chunk[]>();
@@ -75,7 +77,7 @@ export function createQdrantReader(options: QdrantReaderOptions): QdrantReader {
       if (request.documentIds !== undefined && request.documentIds.length === 0) return { hits: [] };
 
       const dense = await embedQuery(embedder, request.query, signal);
-      const body = queryRequest(request, { sparse: querySparseVector(request.query), dense }, { candidates, rrfK });
+      const body = queryRequest(request, { sparse: querySparseVector(request.query, terms), dense }, { candidates, rrfK });
       if (body.prefetch === undefined || (Array.isArray(body.prefetch) && body.prefetch.length === 0)) return { hits: [] };
 
       const result = await client.call<Schemas["QueryResponse"]>("query", (init) => client.api.queryPoints({ collection_name: client.collection, ...body }, init), signal);

@@ -32,6 +32,8 @@ export interface SparseWeighting {
   /** BM25 average chunk length (analyzer terms). */
   averageLength: number;
   bm25: Bm25Parameters;
+  /** Text → sparse terms (terms, then concept tokens: HybridSettings.terms). */
+  terms: (text: string) => string[];
 }
 
 /** What a collection records about the vectors it holds (its `metadata.frontdesk`). */

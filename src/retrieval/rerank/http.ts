@@ -1,6 +1,6 @@
 import { DependencyError } from "../../dependency/errors.js";
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "../../dependency/retry.js";
-import { searchableText } from "../hybrid/chunker.js";
+
 import type { Reranker } from "../types.js";
 
 export type RerankProtocol = "tei" | "jina";
@@ -89,7 +89,8 @@ export function createHttpReranker(options: HttpRerankerOptions): Reranker {
     async rerank(query, candidates, _options, signal) {
       signal?.throwIfAborted();
       if (candidates.length === 0) return [];
-      const texts = candidates.map((chunk) => searchableText(chunk).slice(0, maxChars));
+      // What a cross-encoder reads: the title, the heading path and the text (no slug words).
+      const texts = candidates.map((chunk) => [chunk.title, chunk.section, chunk.text].filter((part) => part !== "").join("\n").slice(0, maxChars));
       const payload = JSON.stringify(body(query, texts));
       return withRetry(() => once(payload, candidates.length, signal), retry, {
         ...(signal === undefined ? {} : { signal }),

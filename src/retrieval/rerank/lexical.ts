@@ -1,5 +1,7 @@
 import { analyze } from "../../text/analysis/index.js";
+import { CONCEPT_TOKEN_PREFIX } from "../../text/concepts.js";
 import { candidateTermStats, type TermStats } from "../hybrid/bm25.js";
+import { fieldText } from "../hybrid/chunker.js";
 import type { Chunk, Reranker } from "../types.js";
 
 /** Weights of the lexical reranker's parts; they sum to 1 so a score is at most 1. */
@@ -25,6 +27,8 @@ export interface LexicalRerankerOptions {
   termStats?: (tenantId: string) => TermStats;
   /** Default `DEFAULT_RERANK_WEIGHTS`; must sum to 1. */
   weights?: LexicalRerankWeights;
+  /** Text → terms to match: the analyzer's (default), or with concept tokens (HybridSettings.terms). */
+  terms?: (text: string) => string[];
 }
 
 /**
@@ -48,12 +52,16 @@ export function createLexicalReranker(options: LexicalRerankerOptions = {}): Rer
   if (Math.abs(total - 1) > 1e-9 || Object.values(weights).some((w) => w < 0)) {
     throw new RangeError(`rerank weights must be non-negative and sum to 1, got ${total}`);
   }
+  const termsOf = options.terms ?? analyze;
+  // Chunks are immutable (the embedded index freezes the ones it stores), so their analysis is
+  // computed once and dropped with the chunk: a WeakMap keeps no chunk alive.
+  const analyzed = new WeakMap<Chunk, ChunkTerms>();
   return {
     async rerank(query, candidates, rerankOptions = {}, signal) {
       signal?.throwIfAborted();
-      const queryTerms = [...new Set(analyze(query))];
+      const queryTerms = [...new Set(termsOf(query))];
       if (queryTerms.length === 0) return candidates.map(() => 0);
-      const termStats = options.termStats ?? (() => candidateTermStats(candidates));
+      const termStats = options.termStats ?? (() => candidateTermStats(candidates, termsOf));
       const statsByTenant = new Map<string, TermStats>();
       const near = new NearFormCache();
       return candidates.map((chunk) => {
@@ -63,7 +71,7 @@ export function createLexicalReranker(options: LexicalRerankerOptions = {}): Rer
           statsByTenant.set(chunk.tenantId, stats);
         }
         const idf = queryTerms.map((term) => stats.idf(term));
-        const parts = computeParts(queryTerms, idf, chunk, near);
+        const parts = computeParts(queryTerms, idf, chunkTerms(chunk, termsOf, analyzed), near);
         const language = rerankOptions.language !== undefined && chunk.lang === rerankOptions.language ? 1 : 0;
         const score =
           parts.coverage * (weights.coverage + weights.proximity * parts.proximity + weights.language * language) + weights.field * parts.field;
@@ -84,11 +92,10 @@ export interface ScoreParts {
  * weights; exported for tests and for the offline grader.
  */
 export function scoreParts(queryTerms: readonly string[], idf: readonly number[], chunk: Chunk): ScoreParts {
-  return computeParts(queryTerms, idf, chunk, new NearFormCache());
+  return computeParts(queryTerms, idf, chunkTerms(chunk, analyze, new WeakMap()), new NearFormCache());
 }
 
-function computeParts(queryTerms: readonly string[], idf: readonly number[], chunk: Chunk, near: NearFormCache): ScoreParts {
-  const { fieldTerms, sequence } = chunkTerms(chunk);
+function computeParts(queryTerms: readonly string[], idf: readonly number[], { fieldTerms, sequence }: ChunkTerms, near: NearFormCache): ScoreParts {
   const matcher = new TermMatcher(sequence, near);
   const fieldMatcher = new TermMatcher(fieldTerms, near);
 
@@ -112,16 +119,17 @@ function computeParts(queryTerms: readonly string[], idf: readonly number[], chu
   };
 }
 
-// Chunks are immutable (the embedded index freezes the ones it stores), so their analysis is
-// computed once and dropped with the chunk: a WeakMap keeps no chunk alive.
-const analyzed = new WeakMap<Chunk, { fieldTerms: string[]; sequence: string[] }>();
+interface ChunkTerms {
+  fieldTerms: string[];
+  sequence: string[];
+}
 
-function chunkTerms(chunk: Chunk): { fieldTerms: string[]; sequence: string[] } {
-  let terms = analyzed.get(chunk);
+function chunkTerms(chunk: Chunk, termsOf: (text: string) => string[], cache: WeakMap<Chunk, ChunkTerms>): ChunkTerms {
+  let terms = cache.get(chunk);
   if (terms === undefined) {
-    const fieldTerms = analyze(`${chunk.title}\n${chunk.section}`);
-    terms = { fieldTerms, sequence: [...fieldTerms, ...analyze(chunk.text)] };
-    analyzed.set(chunk, terms);
+    const fieldTerms = termsOf(fieldText(chunk));
+    terms = { fieldTerms, sequence: [...fieldTerms, ...termsOf(chunk.text)] };
+    cache.set(chunk, terms);
   }
   return terms;
 }
@@ -144,7 +152,8 @@ class TermMatcher {
   match(queryTerm: string): { credit: number; positions: number[] } {
     const exact = this.positionsByTerm.get(queryTerm);
     if (exact !== undefined) return { credit: 1, positions: exact };
-    if (/\d/u.test(queryTerm)) return { credit: 0, positions: [] };
+    // Numbers match exactly only; so do concept tokens ("~car" is not near "~cargo").
+    if (/\d/u.test(queryTerm) || queryTerm.startsWith(CONCEPT_TOKEN_PREFIX)) return { credit: 0, positions: [] };
     let credit = 0;
     let positions: number[] = [];
     for (const [term, termPositions] of this.positionsByTerm) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createEmbeddedRetriever } from "../../../src/retrieval/embedded/retriever.js";
+import { parseConceptLexicon } from "../../../src/text/concepts.js";
 import { createLocalEmbedder, RetrievalUnavailableError, type Embedder, type Reranker } from "../../../src/retrieval/index.js";
 import { describeRetrieverConformance } from "../retriever.conformance.js";
 import { paragraphId, sourceDocument } from "../helpers.js";
@@ -165,5 +166,33 @@ describe("createEmbeddedRetriever", () => {
     const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder() });
     await expect(retriever.retrieve({ query: "x", tenantId: "", topK: 1 })).rejects.toThrow("tenantId is required");
     await expect(retriever.retrieve({ query: "x", tenantId: "acme", topK: 0 })).rejects.toThrow(RangeError);
+  });
+});
+
+describe("concepts beside terms (a lexicon)", () => {
+  const lexicon = parseConceptLexicon("theft\tstolen | theft\tسرقت | دزدی\nexcess\texcess | deductible\tفرانشیز");
+  const documents = [
+    doc({ id: "device-fa", title: "بیمه گوشی", product: "gadget-cover", domain: "device", lang: "fa", body: "در صورت سرقت گوشی، فرانشیز ۱۵ درصد است." }),
+    doc({ id: "home-en", title: "Home cover", product: "home", domain: "home", body: "Flood and fire are covered." }),
+  ];
+
+  it("finds a passage that says it in the other language, and only through the lexicon", async () => {
+    const withLexicon = createEmbeddedRetriever({ embedder: createLocalEmbedder(), lexicon });
+    await withLexicon.add(documents);
+    const hits = (await withLexicon.retrieve({ query: "stolen phone deductible", tenantId: "acme", topK: 1 })).hits;
+    expect(hits.map((h) => h.chunk.documentId)).toEqual(["device-fa"]);
+    expect(hits[0]!.score).toBeGreaterThan(0);
+
+    const without = createEmbeddedRetriever({ embedder: createLocalEmbedder() });
+    await without.add(documents);
+    const plain = (await without.retrieve({ query: "stolen phone deductible", tenantId: "acme", topK: 2 })).hits;
+    expect(plain.find((h) => h.chunk.documentId === "device-fa")?.score ?? 0).toBeLessThan(hits[0]!.score);
+  });
+
+  it("matches a product by its slug's words: the tenant's Latin name of a product documented in Persian", async () => {
+    const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder(), lexicon });
+    await retriever.add(documents);
+    const hits = (await retriever.retrieve({ query: "gadget cover", tenantId: "acme", topK: 1 })).hits;
+    expect(hits.map((h) => h.chunk.documentId)).toEqual(["device-fa"]);
   });
 });

@@ -114,10 +114,10 @@ describe("createChunker", () => {
 });
 
 describe("searchableText", () => {
-  it("is the title, the heading path, then the unit's text", () => {
+  it("is the title, the product's slug words, the heading path, then the unit's text", () => {
     const [intro, , glass] = createChunker().chunk(doc(body));
-    expect(intro && searchableText(intro)).toBe("Motor Insurance\nIntro line one.");
-    expect(glass && searchableText(glass)).toBe("Motor Insurance\nCoverage > Glass\nWindshields are covered once a year.");
+    expect(intro && searchableText(intro)).toBe("Motor Insurance\nmotor tp\nIntro line one.");
+    expect(glass && searchableText(glass)).toBe("Motor Insurance\nmotor tp\nCoverage > Glass\nWindshields are covered once a year.");
   });
 });
 

@@ -389,7 +389,10 @@ describe("the Qdrant adapter against a semantic fake Qdrant", () => {
       const body = queryRequest({ tenantId: "acme" }, { sparse: querySparseVector(query), dense: (await embedder.embed([query]))[0] ?? new Float32Array(64) }, { candidates: 30, rrfK: 60 });
       const response = await fetch(`${fake.url}/collections/${collectionOf(index)}/points/query`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
       const points = ((await response.json()) as { result: { points: { payload: { chunk_id: string } }[] } }).result.points;
-      expect(points.map((p) => p.payload.chunk_id).slice(0, 10), query).toEqual(expected.slice(0, 10));
+      // The embedded dense stage keeps only positive cosines; Qdrant returns the rest too, after them.
+      const n = Math.min(10, expected.length);
+      expect(n, query).toBeGreaterThan(3);
+      expect(points.map((p) => p.payload.chunk_id).slice(0, n), query).toEqual(expected.slice(0, n));
     }
   });
 });
