@@ -5,6 +5,7 @@ import type { ModelProvider } from "../models/provider.js";
 import type { RetryPolicy } from "../dependency/retry.js";
 import type { ProfileStore } from "../persistence/ports.js";
 import type { Retriever } from "../retrieval/index.js";
+import type { Gates } from "./gates.js";
 import type { Policy } from "./policy.js";
 
 /** The limits and thresholds the graph reads, resolved once from Config. */
@@ -36,6 +37,8 @@ export interface AgentDeps {
   retriever: Retriever;
   profiles: ProfileStore;
   policy: Policy;
+  /** The learned intent gates (the bundle's classifier), consulted after the policy lists. */
+  gates: Gates;
   bundle: AgentBundle;
   settings: AgentSettings;
   /** Milliseconds since the epoch; injected so tests control time. */

@@ -62,8 +62,11 @@ export interface Hit {
 export interface GradeState {
   verdict: GradeVerdict;
   relevantChunkIds: string[];
-  /** "scores" when retrieval scores decided, "model" when the model was asked. */
-  method: "scores" | "model";
+  /**
+   * "scores" when retrieval scores decided, "model" when the model was asked, "clarify_reply"
+   * when a reply to a clarifying question added nothing and the question is asked again.
+   */
+  method: "scores" | "model" | "clarify_reply";
   /** For "ambiguous": the options a clarifying question would offer. */
   options: ClarifyOption[];
 }

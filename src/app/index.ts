@@ -5,6 +5,7 @@ import type { Logger } from "../domain/logger.js";
 import { settingsFromConfig, type AgentDeps } from "../agent/deps.js";
 import { compileGraph } from "../agent/graph.js";
 import { createPolicy } from "../agent/policy.js";
+import { createGates } from "../agent/gates.js";
 import { createTurnService } from "../service/turns.js";
 import type { TurnService } from "../service/types.js";
 import { createModelProvider, type ModelProvider } from "../models/index.js";
@@ -78,6 +79,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     retriever,
     profiles: persistence.profiles,
     policy: createPolicy(bundle),
+    gates: createGates(bundle.gates),
     bundle,
     settings: settingsFromConfig(config),
     now,

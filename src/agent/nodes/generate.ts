@@ -15,8 +15,9 @@ export function generateNode(deps: AgentDeps) {
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const language = state.language;
     if (state.intent === "chitchat" || state.intent === "out_of_scope") {
-      const key: CopyKey =
-        state.intent === "out_of_scope" ? "out_of_scope.reply" : `chitchat.${state.gate?.kind === "chitchat" ? state.gate.chitchat : "smalltalk"}`;
+      const gate = state.gate;
+      const kind = gate?.kind === "chitchat" ? gate.chitchat : gate?.kind === "classifier" ? (gate.chitchat ?? "smalltalk") : "smalltalk";
+      const key: CopyKey = state.intent === "out_of_scope" ? "out_of_scope.reply" : `chitchat.${kind}`;
       return {
         outcome: {
           kind: "answer",

@@ -1,5 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { evidenceFromHits, findAmbiguity } from "../evidence.js";
+import { topicHandoff } from "../gates.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue, GradeState } from "../state.js";
@@ -14,6 +15,10 @@ import type { AgentStateUpdate, AgentStateValue, GradeState } from "../state.js"
  * judged on strong results only (best score at least the sufficient score). "How much is boat
  * insurance?" retrieves weak price passages of other products; offering them as options would be
  * a guess, so it is graded like any weak result.
+ *
+ * A reply to a clarifying question that picks none of its options (triage's clarify_reply) and
+ * adds nothing retrieval can use is not an insufficient retrieval: the pending question is asked
+ * again, within the same clarify budget, so the second such reply ends in budget_exhausted.
  */
 export function gradeNode(deps: AgentDeps) {
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
@@ -24,6 +29,11 @@ export function gradeNode(deps: AgentDeps) {
     let update: AgentStateUpdate = {};
     let grade: GradeState;
 
+    // The classifier read the message as out of scope: unless retrieval found something good
+    // enough to answer from (by scores alone), that is the reply: no model call, retry or handoff.
+    if (state.gate?.kind === "classifier" && state.gate.label === "out_of_scope" && best < grading.sufficientScore) {
+      return { grading: { verdict: "insufficient", relevantChunkIds: [], method: "scores", options: [] }, intent: "out_of_scope" };
+    }
     const ambiguity = hits.length > 0 && best >= grading.sufficientScore ? findAmbiguity(hits, state.rewrittenQuery, state.language, grading.ambiguityMargin, grading.maxClarifyOptions, deps.bundle.sharedDomains) : null;
     if (hits.length === 0 || best < grading.insufficientScore) {
       grade = { verdict: "insufficient", relevantChunkIds: [], method: "scores", options: [] };
@@ -49,11 +59,15 @@ export function gradeNode(deps: AgentDeps) {
       grade = { verdict, relevantChunkIds: ids.length > 0 ? ids : relevant, method: "model", options: [] };
     }
 
+    // A reply to a clarifying question that picked none of its options and gave retrieval
+    // nothing to use: the question is asked again, and that counts toward the clarify budget.
+    const pending = state.pendingClarify;
+    if (grade.verdict === "insufficient" && state.retrievalRounds >= budgets.retrievalRounds && state.gate?.kind === "clarify_reply" && pending !== null && pending.options.length > 0) {
+      grade = { verdict: "ambiguous", relevantChunkIds: [], method: "clarify_reply", options: pending.options };
+    }
     if (grade.verdict === "insufficient" && state.retrievalRounds >= budgets.retrievalRounds) {
-      update.escalation = {
-        reason: "insufficient_retrieval",
-        detail: `nothing relevant enough after ${state.retrievalRounds} retrieval round(s) (best score ${best.toFixed(2)})`,
-      };
+      const detail = `nothing relevant enough after ${state.retrievalRounds} retrieval round(s) (best score ${best.toFixed(2)})`;
+      update.escalation = topicHandoff(state.gate, deps.policy.restrictedTopic(state.turn!.text), `the documents do not answer (${detail})`) ?? { reason: "insufficient_retrieval", detail };
     }
     if (grade.verdict === "ambiguous" && state.clarifyStreak >= budgets.clarifyStreak) {
       update.escalation = {

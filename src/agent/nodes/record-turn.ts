@@ -77,7 +77,10 @@ export function recordTurnNode(deps: AgentDeps) {
       replay,
       turnCount: state.turnCount + 1,
       clarifyStreak: outcome.kind === "clarify" ? state.clarifyStreak + 1 : 0,
-      pendingClarify: outcome.kind === "clarify" ? { query: state.rewrittenQuery, options: outcome.options, language: state.language } : null,
+      pendingClarify:
+        outcome.kind === "clarify"
+          ? { query: state.gate?.kind === "clarify_reply" && state.pendingClarify !== null ? state.pendingClarify.query : state.rewrittenQuery, options: outcome.options, language: state.language }
+          : null,
     };
   };
 }
