@@ -1,6 +1,6 @@
-import { isShouting } from "../learn/index.js";
 import { analyze } from "../text/analysis/index.js";
 import type { GateReading, Gates } from "./gates.js";
+import { isShouting } from "./policy.js";
 import type { HistoryEntry } from "./state.js";
 
 /**
@@ -8,9 +8,10 @@ import type { HistoryEntry } from "./state.js";
  * phrasing, explicit dissatisfaction"). Three signals, each from the thread's recent history in
  * state, deterministic and without a model call:
  *
- * - repeat: the same question asked again, within the last three user turns. Similarity is taken over analysed terms (stemmed,
- *   stopwords out, Persian letter and digit variants and ZWNJ folded), so «مهلت اعلام خسارت؟» and
- *   «مهلت اعلام خسارت چند روزه؟» or "deductible" and "deductibles" count as the same words.
+ * - repeat: the same question asked again, within the last three user turns. Similarity is
+ *   taken over analysed terms (stemmed, stopwords out, Persian letter and digit variants and ZWNJ
+ *   folded), so «فرانشيز بيمه بدنه» and «فرانشیز بیمه‌بدنه» or "deductible" and "deductibles"
+ *   count as the same words.
  *   A near-copy of an earlier message (Jaccard ≥ 0.8 over at least three terms) is a repeat;
  *   so is a message that restates an earlier one (half of its terms or more, at least two)
  *   with annoyance in it ("I asked a simple question, does it cover scuba or not??").

@@ -176,6 +176,18 @@ describe("the policy lists are explicit overrides", () => {
   });
 });
 
+describe("a question about a restricted topic that the documents cannot answer", () => {
+  it("hands off to the colleague for that topic (restricted_intent), not as insufficient retrieval", async () => {
+    const h = harness({ models: scriptedModels({ grade: () => ({ verdict: "insufficient", relevantChunkIds: [] }) }), retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.1 }]), gates: fixedGates("knowledge", 0.9, true) });
+    const { result } = await run(h, "how long does the ombudsman take to decide?");
+    expect(result.outcome).toMatchObject({ kind: "escalate", reason: "restricted_intent" });
+    expect((result.outcome as { detail: string }).detail).toMatch(/^a question about complaint \("ombudsman"\) that the documents do not answer/u);
+    // The same failure on a question about nothing restricted stays insufficient retrieval.
+    const plain = harness({ models: scriptedModels({}), retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.1 }]), gates: fixedGates("knowledge", 0.9, true) });
+    expect((await run(plain, "does it cover volcanic eruptions on mars?")).result.outcome).toMatchObject({ kind: "escalate", reason: "insufficient_retrieval" });
+  });
+});
+
 describe("the shipped classifier", () => {
   it.each([
     ["could you put a real human on the line", "handoff_request"],

@@ -1,6 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { renderCopy, type CopyKey } from "../bundle.js";
 import { evidenceFromHits } from "../evidence.js";
+import { topicHandoff } from "../gates.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue } from "../state.js";
@@ -57,13 +58,13 @@ export function generateNode(deps: AgentDeps) {
       verification: null,
       regenerations: regenerating ? state.regenerations + 1 : state.regenerations,
     };
+    const topic = () => deps.policy.restrictedTopic(state.turn!.text);
     if (!answered || claims.length === 0) {
-      update.escalation = { reason: "low_confidence", detail: "the retrieved chunks do not answer the question (answered: false)" };
+      const detail = "the retrieved chunks do not answer the question (answered: false)";
+      update.escalation = topicHandoff(state.gate, topic(), `the documents do not answer (${detail})`) ?? { reason: "low_confidence", detail };
     } else if (confidence < deps.settings.grading.minConfidence) {
-      update.escalation = {
-        reason: "low_confidence",
-        detail: `answer confidence ${confidence.toFixed(2)} below ${deps.settings.grading.minConfidence}`,
-      };
+      const detail = `answer confidence ${confidence.toFixed(2)} below ${deps.settings.grading.minConfidence}`;
+      update.escalation = topicHandoff(state.gate, topic(), `the documents do not answer (${detail})`) ?? { reason: "low_confidence", detail };
     }
     return update;
   };

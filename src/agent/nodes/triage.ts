@@ -1,11 +1,11 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { conversationSignal } from "../conversation.js";
-import { describeReading, routeOf, type GateClass, type GateReading } from "../gates.js";
+import { describeReading, routeOf, type GateClass, type GateReading, type Gates } from "../gates.js";
 import { callModel } from "../model-call.js";
 import type { Intent } from "../../models/roles.js";
 import type { AgentDeps } from "../deps.js";
-import { isShouting, type Gate } from "../policy.js";
-import type { AgentStateUpdate, AgentStateValue } from "../state.js";
+import { isShouting, type Gate, type Policy } from "../policy.js";
+import type { AgentStateUpdate, AgentStateValue, HistoryEntry, PendingClarify } from "../state.js";
 
 /**
  * Classifies the turn, deterministically first:
@@ -39,7 +39,7 @@ const CANDIDATES: Record<GateClass, string> = {
   knowledge: "a question the documents can answer",
 };
 
-type Decision = Pick<AgentStateUpdate, "gate" | "intent" | "escalation">;
+export type Decision = Pick<AgentStateUpdate, "gate" | "intent" | "escalation">;
 
 function fromClass(label: GateClass, gate: Gate, why: string): Decision {
   const route = routeOf(label);
@@ -138,54 +138,75 @@ function answersNothing(decision: Decision): boolean {
   return decision.escalation === undefined && (decision.intent === "chitchat" || decision.intent === "out_of_scope");
 }
 
+/** What the deterministic gates need: the policy lists, the classifier, and the thread. */
+export interface GateInput {
+  policy: Policy;
+  gates: Gates;
+  text: string;
+  pendingClarify: PendingClarify | null;
+  history: readonly HistoryEntry[];
+}
+
+/** The gates' verdict: a decision, or "unsure" with the reading the triage model is asked about. */
+export type GateVerdict = { kind: "decided"; decision: Decision } | { kind: "unsure"; reading: GateReading; decide: (label: GateClass, model: Intent) => Decision };
+
+/**
+ * Steps 1–3 of triage, without any model call: deterministic and synchronous (its cost is
+ * `npm run bench:gates`). "unsure" carries how to finish once the model has answered.
+ */
+export function gateVerdict({ policy, gates, text, pendingClarify: pending, history }: GateInput): GateVerdict {
+  const decided = (decision: Decision): GateVerdict => ({ kind: "decided", decision });
+  const clarifyReply = (reading: GateReading): Decision => ({
+    gate: { kind: "clarify_reply", label: reading.label, probability: reading.probability },
+    intent: "knowledge",
+  });
+
+  const reading = gates.read(text);
+  const listed = policy.evaluate({ text, pendingOptions: pending?.options ?? null });
+  if (listed !== null) {
+    const decision = refined(fromListGate(listed), listed, reading);
+    return decided(pending !== null && answersNothing(decision) ? clarifyReply(reading) : decision);
+  }
+
+  const signal = conversationSignal({ text, reading, history, gates });
+  if (signal !== null) return decided(fromListGate({ kind: "frustration", signal: signal.signal, detail: signal.detail }));
+  // Shouting is anger unless the classifier is sure the message is something else ("HOW MUCH IS TRAVEL COVER?").
+  if (isShouting(text) && !(reading.confident && reading.label !== "frustration")) {
+    return decided(fromListGate({ kind: "frustration", signal: "shouting", detail: `shouting (capitals or !!!; classifier: ${describeReading(reading)})` }));
+  }
+
+  const classified = (label: GateClass, by: "alone" | "model", model?: Intent): Decision => {
+    const chitchat = label === "chitchat" ? policy.chitchatKind(text) : null;
+    const gate: Gate = {
+      kind: "classifier",
+      label,
+      probability: reading.scores[label],
+      by,
+      ...(by === "model" ? { lean: { label: reading.label, probability: reading.probability } } : {}),
+      ...(model !== undefined ? { model } : {}),
+      ...(chitchat !== null ? { chitchat } : {}),
+    };
+    const decision = fromListGate(gate);
+    // After a clarifying question, only a confident question of its own leaves the pending one.
+    const ownQuestion = by === "alone" && label === "knowledge";
+    if (pending !== null && !ownQuestion && (answersNothing(decision) || decision.intent === "knowledge")) return clarifyReply(reading);
+    // Out of scope is confirmed by retrieval (grade): an insurer's product names are words no
+    // classifier has seen, so "hamsafar basic for 5 days how much" must not be refused unread.
+    return decision.intent === "out_of_scope" ? { ...decision, intent: "knowledge" } : decision;
+  };
+
+  if (reading.confident) return decided(classified(reading.label, "alone"));
+  // Unsure. After a clarifying question, anything but a possible escalation goes back to it.
+  if (pending !== null && routeOf(reading.label).kind === "intent") return decided(clarifyReply(reading));
+  return { kind: "unsure", reading, decide: (label, model) => classified(label, "model", model) };
+}
+
 export function triageNode(deps: AgentDeps) {
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const turn = state.turn!;
-    const pending = state.pendingClarify;
-    const clarifyReply = (reading: GateReading): Decision => ({
-      gate: { kind: "clarify_reply", label: reading.label, probability: reading.probability },
-      intent: "knowledge",
-    });
-
-    const reading = deps.gates.read(turn.text);
-    const listed = deps.policy.evaluate({ text: turn.text, pendingOptions: pending?.options ?? null });
-    if (listed !== null) {
-      const decision = refined(fromListGate(listed), listed, reading);
-      return pending !== null && answersNothing(decision) ? clarifyReply(reading) : decision;
-    }
-
-    const signal = conversationSignal({ text: turn.text, reading, history: state.history, gates: deps.gates });
-    if (signal !== null) return fromListGate({ kind: "frustration", signal: signal.signal, detail: signal.detail });
-    // Shouting is anger unless the classifier is sure the message is something else ("HOW MUCH IS TRAVEL COVER?").
-    if (isShouting(turn.text) && !(reading.confident && reading.label !== "frustration")) {
-      return fromListGate({ kind: "frustration", signal: "shouting", detail: `shouting (capitals or !!!; classifier: ${describeReading(reading)})` });
-    }
-
-    const classified = (label: GateClass, by: "alone" | "model", model?: Intent): Decision => {
-      const chitchat = label === "chitchat" ? deps.policy.chitchatKind(turn.text) : null;
-      const gate: Gate = {
-        kind: "classifier",
-        label,
-        probability: reading.scores[label],
-        by,
-        ...(by === "model" ? { lean: { label: reading.label, probability: reading.probability } } : {}),
-        ...(model !== undefined ? { model } : {}),
-        ...(chitchat !== null ? { chitchat } : {}),
-      };
-      const decision = fromListGate(gate);
-      // After a clarifying question, only a confident question of its own leaves the pending one.
-      const ownQuestion = by === "alone" && label === "knowledge";
-      if (pending !== null && !ownQuestion && (answersNothing(decision) || decision.intent === "knowledge")) return clarifyReply(reading);
-      // Out of scope is confirmed by retrieval (grade): an insurer's product names are words no
-      // classifier has seen, so "hamsafar basic for 5 days how much" must not be refused unread.
-      return decision.intent === "out_of_scope" ? { ...decision, intent: "knowledge" } : decision;
-    };
-
-    if (reading.confident) return classified(reading.label, "alone");
-    // Unsure. After a clarifying question, anything but a possible escalation goes back to it.
-    const escalating = routeOf(reading.label).kind !== "intent";
-    if (pending !== null && !escalating) return clarifyReply(reading);
-
+    const verdict = gateVerdict({ policy: deps.policy, gates: deps.gates, text: turn.text, pendingClarify: state.pendingClarify, history: state.history });
+    if (verdict.kind === "decided") return verdict.decision;
+    const { reading } = verdict;
     const call = await callModel(
       deps,
       state,
@@ -199,6 +220,6 @@ export function triageNode(deps: AgentDeps) {
     // leaned to one (the model's intents have no restricted or frustration); otherwise the
     // model's intent says which of the rest it is.
     const label: GateClass = intent === "knowledge" ? "knowledge" : routeOf(reading.label).kind !== "intent" ? reading.label : intent;
-    return { ...call.accounting, ...classified(label, "model", intent) };
+    return { ...call.accounting, ...verdict.decide(label, intent) };
   };
 }
