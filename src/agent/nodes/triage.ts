@@ -8,11 +8,13 @@ import { isShouting, type Gate, type Policy } from "../policy.js";
 import type { AgentStateUpdate, AgentStateValue, HistoryEntry, PendingClarify } from "../state.js";
 
 /**
- * Classifies the turn, deterministically first:
+ * Classifies the turn, deterministically first (gateVerdict, no model call):
  *
- * 1. the policy lists (explicit overrides: a phrase the insurer lists always fires), shouting,
- *    and a pick of the previous clarifying question's options;
- * 2. conversation-level frustration (the same question again, frustration again, rising anger);
+ * 1. the policy lists (explicit overrides: a phrase the insurer lists always fires; a confident
+ *    classifier may make the handoff more precise, never undo it) and a pick of the previous
+ *    clarifying question's options;
+ * 2. conversation-level frustration (the same question again, frustration again, rising anger),
+ *    and shouting unless the classifier is sure the message is something else;
  * 3. the learned gate classifier, acting alone when its class reaches its calibrated threshold;
  * 4. otherwise the triage model role, asked only whether the message is a knowledge question:
  *    "not knowledge" keeps the classifier's class (the offline provider answers from its rules).
@@ -20,8 +22,8 @@ import type { AgentStateUpdate, AgentStateValue, HistoryEntry, PendingClarify } 
  * A reply to a clarifying question that picks none of its options and is no confident question
  * of its own goes back to retrieval with the pending question (clarify_reply): it counts toward
  * the clarify budget there. A classifier "out of scope" is checked against retrieval first (see
- * grade): it is the reply only when nothing retrieved is good enough. Gate decisions are visible in the node summary and the handoff's
- * detail, never in what the customer is told.
+ * grade): it is the reply only when nothing retrieved is good enough. Gate decisions are visible
+ * in the node summary and the handoff's detail, never in what the customer is told.
  */
 
 /** What the classifier leaned towards, in words, for the triage model when it was unsure. */
