@@ -87,6 +87,11 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     logger,
   };
   logger.info({ provider: deps.models.id, bundle: bundle.version }, "model provider ready");
+  const gates = bundle.gates.artefact;
+  logger.info(
+    { trainingDataSha256: gates.training.trainingDataSha256, examples: gates.training.examples, heldBackAccuracy: gates.metrics.test.accuracy },
+    "gate classifier ready",
+  );
   const graph = compileGraph(deps, persistence.saver);
   const turnService = createTurnService({
     graph,
