@@ -18,6 +18,7 @@ import pg from "pg";
 import { settingsFromConfig, type AgentDeps } from "../src/agent/deps.js";
 import { compileGraph } from "../src/agent/graph.js";
 import { createPolicy } from "../src/agent/policy.js";
+import { createGates } from "../src/agent/gates.js";
 import { freshTurnState } from "../src/agent/state.js";
 import type { TurnInput } from "../src/domain/turn.js";
 import type { TurnAttempt } from "../src/service/types.js";
@@ -130,6 +131,7 @@ async function writesPerTurnAsync(db: TestDatabase, questions: string[], turns: 
     retriever,
     profiles: createMemoryPersistence().profiles,
     policy: createPolicy(bundle),
+    gates: createGates(bundle.gates),
     bundle,
     settings: settingsFromConfig(cfg),
     now: Date.now,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { BundleIdentity } from "../config/bundle.js";
+import { createClassifier, GATE_CLASSES, validateArtefact, type Classifier } from "../learn/index.js";
 import type { Language } from "../text/language.js";
 import { parseRedactionPolicy, type RedactionPolicy } from "./redaction.js";
 
@@ -44,6 +45,8 @@ export type PhraseList = PerLanguage<string[]>;
 export interface PolicyLists {
   handoffRequest: PhraseList;
   restrictedIntents: Record<RestrictedCategory, PhraseList>;
+  /** Words of a question about a restricted topic: they name the handoff when the documents cannot answer it, never decide a turn. */
+  restrictedTopics: Record<RestrictedCategory, PhraseList>;
   frustration: PhraseList;
   chitchat: Record<ChitchatKind | "filler", PhraseList>;
   account: PhraseList;
@@ -54,6 +57,37 @@ export interface AgentBundle extends BundleIdentity {
   copy: Record<CopyKey, PerLanguage<string>>;
   policy: PolicyLists;
   redaction: RedactionPolicy;
+  /** The intent-gate classifier, loaded from gates/model.json (validated, classes cross-checked). */
+  gates: Classifier;
+}
+
+export const GATES_FILE = "gates/model.json";
+
+/**
+ * The gates artefact against the classifier's own validation and against what the code routes:
+ * its classes must be exactly GATE_CLASSES, whose restricted:* classes must be exactly the
+ * bundle's restricted categories (a category the policy lists know but the model does not, or
+ * the reverse, would route nowhere).
+ */
+export function parseGates(raw: unknown): { problems: string[]; classifier: Classifier | null } {
+  const problems: string[] = [];
+  const restricted = GATE_CLASSES.filter((c) => c.startsWith("restricted:")).map((c) => c.slice("restricted:".length));
+  for (const category of RESTRICTED_CATEGORIES) {
+    if (!restricted.includes(category)) problems.push(`${GATES_FILE}: the restricted category "${category}" has no gate class restricted:${category}`);
+  }
+  for (const category of restricted) {
+    if (!(RESTRICTED_CATEGORIES as readonly string[]).includes(category)) problems.push(`${GATES_FILE}: the gate class restricted:${category} is not a restricted category (${RESTRICTED_CATEGORIES.join(", ")})`);
+  }
+  if (raw === undefined) return { problems, classifier: null };
+  const validation = validateArtefact(raw);
+  if (validation.kind === "invalid") return { problems: [...problems, ...validation.problems.map((p) => `${GATES_FILE}: ${p}`)], classifier: null };
+  const { classes } = validation.artefact;
+  const missing = GATE_CLASSES.filter((c) => !classes.includes(c));
+  const extra = classes.filter((c) => !(GATE_CLASSES as readonly string[]).includes(c));
+  if (missing.length > 0) problems.push(`${GATES_FILE}: classes: missing ${missing.join(", ")} (the gates need ${GATE_CLASSES.join(", ")}); retrain with npm run train:gates`);
+  if (extra.length > 0) problems.push(`${GATES_FILE}: classes: ${extra.join(", ")} not routed by the agent (gate classes: ${GATE_CLASSES.join(", ")})`);
+  if (validation.artefact.name !== "gates") problems.push(`${GATES_FILE}: name: expected "gates", got "${validation.artefact.name}" (another classifier's artefact?)`);
+  return { problems, classifier: problems.length === 0 ? createClassifier(validation.artefact) : null };
 }
 
 const phrases = z.array(z.string().trim().min(1));
@@ -64,6 +98,7 @@ const PolicyFileSchema = z
     $comment: z.string().optional(),
     handoffRequest: phraseList,
     restrictedIntents: z.object(Object.fromEntries(RESTRICTED_CATEGORIES.map((c) => [c, phraseList])) as Record<RestrictedCategory, typeof phraseList>).strict(),
+    restrictedTopics: z.object(Object.fromEntries(RESTRICTED_CATEGORIES.map((c) => [c, phraseList])) as Record<RestrictedCategory, typeof phraseList>).strict(),
     frustration: phraseList,
     chitchat: z
       .object(Object.fromEntries([...CHITCHAT_KINDS, "filler"].map((c) => [c, phraseList])) as Record<ChitchatKind | "filler", typeof phraseList>)
@@ -106,12 +141,12 @@ export function validateCopy(copy: Record<string, Record<string, string>>, langu
   return problems;
 }
 
-/** Validates copy.json, policy.json and redaction.json (raw JSON, undefined when unreadable); problems are prefixed by file. */
+/** Validates copy.json, policy.json, redaction.json and gates/model.json (raw JSON, undefined when unreadable); problems are prefixed by file. */
 export function parseAgentBundle(
-  raw: { copy: unknown; policy: unknown; redaction: unknown },
+  raw: { copy: unknown; policy: unknown; redaction: unknown; gates: unknown },
   languages: readonly Language[],
   zodProblems: (file: string, error: z.ZodError) => string[],
-): { problems: string[]; parseProblems: string[]; slice: Pick<AgentBundle, "copy" | "policy" | "redaction"> | null } {
+): { problems: string[]; parseProblems: string[]; slice: Pick<AgentBundle, "copy" | "policy" | "redaction" | "gates"> | null } {
   const parseProblems: string[] = [];
   const copy = raw.copy === undefined ? undefined : CopyFileSchema.safeParse(raw.copy);
   if (copy && !copy.success) parseProblems.push(...zodProblems("copy.json", copy.error));
@@ -119,10 +154,12 @@ export function parseAgentBundle(
   if (policy && !policy.success) parseProblems.push(...zodProblems("policy.json", policy.error));
   const redaction = parseRedactionPolicy(raw.redaction);
   parseProblems.push(...redaction.problems);
+  const gates = parseGates(raw.gates);
+  parseProblems.push(...gates.problems);
   const problems = copy?.success ? validateCopy(copy.data, languages) : [];
-  if (!copy?.success || !policy?.success || redaction.policy === null) return { problems, parseProblems, slice: null };
+  if (!copy?.success || !policy?.success || redaction.policy === null || gates.classifier === null) return { problems, parseProblems, slice: null };
   const { $comment: _comment, ...policyLists } = policy.data;
-  return { problems, parseProblems, slice: { copy: copy.data as AgentBundle["copy"], policy: policyLists, redaction: redaction.policy } };
+  return { problems, parseProblems, slice: { copy: copy.data as AgentBundle["copy"], policy: policyLists, redaction: redaction.policy, gates: gates.classifier } };
 }
 
 /** Renders a copy template with the values the code passes. */

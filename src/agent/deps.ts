@@ -6,6 +6,7 @@ import type { RetryPolicy } from "../dependency/retry.js";
 import type { ProfileStore } from "../persistence/ports.js";
 import type { Retriever } from "../retrieval/index.js";
 import type { Telemetry } from "../telemetry/index.js";
+import type { Gates } from "./gates.js";
 import type { Policy } from "./policy.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 
@@ -43,6 +44,8 @@ export interface AgentDeps {
   retriever: Retriever;
   profiles: ProfileStore;
   policy: Policy;
+  /** The learned intent gates (the bundle's classifier), consulted after the policy lists. */
+  gates: Gates;
   bundle: AgentBundle;
   settings: AgentSettings;
   /** Milliseconds since the epoch; injected so tests control time. */

@@ -45,6 +45,8 @@ export const routeAfterRetrieve: Route<"escalate" | "grade"> = (state) => (state
 
 export const routeAfterGrade: Route<"escalate" | "generate" | "clarify" | "retrieve"> = (state) => {
   if (state.escalation !== null) return NODES.escalate;
+  // Out of scope, confirmed by retrieval: the bundle's reply.
+  if (state.intent === "out_of_scope") return NODES.generate;
   switch (state.grading?.verdict) {
     case "sufficient":
       return NODES.generate;

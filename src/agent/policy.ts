@@ -5,51 +5,66 @@ import { analyze } from "../text/analysis/index.js";
 import { foldForMatch } from "../text/normalize.js";
 import { compilePhrase, findPhrase, firstMatch, ruleWords, type CompiledPhrase } from "./phrases.js";
 import type { ClarifyOption } from "../domain/turn.js";
+import type { GateClass } from "../learn/index.js";
+import type { Intent } from "../models/roles.js";
 
 /**
  * The deterministic gates: rules that decide a turn before any model is asked (DESIGN §3).
  * Escalation policy is data (the bundle's policy lists), applied here, never by a model.
  */
 
+/**
+ * What decided the turn before any model call. The first six are the policy lists and rules of
+ * this file (explicit overrides); "frustration" also carries the conversation-level signals
+ * (src/agent/conversation.ts); "classifier" is the learned gate (src/agent/gates.ts), with `by`
+ * saying whether it acted alone or the triage model settled knowledge against the rest;
+ * "clarify_reply" is a reply to a clarifying question that picked none of its options.
+ * Checkpoint data: variants and fields are added, never renamed.
+ */
 export type Gate =
   | { kind: "handoff"; phrase: string }
   | { kind: "restricted"; category: RestrictedCategory; phrase: string }
-  | { kind: "frustration"; signal: "phrase" | "repeat" | "shouting"; detail: string }
+  | { kind: "frustration"; signal: "phrase" | "repeat" | "shouting" | "again" | "rising"; detail: string }
   | { kind: "account"; phrase: string }
   | { kind: "chitchat"; chitchat: ChitchatKind }
-  | { kind: "clarify_choice"; option: ClarifyOption; index: number };
+  | { kind: "clarify_choice"; option: ClarifyOption; index: number }
+  | {
+      kind: "classifier";
+      /** The class the turn is routed by, and the classifier's probability of it. */
+      label: GateClass;
+      probability: number;
+      /** "alone": the classifier's best class reached its threshold; "model": it was unsure and the triage model settled knowledge against the rest. */
+      by: "alone" | "model";
+      /** With "model": the classifier's best class and probability, and the model's intent. */
+      lean?: { label: GateClass; probability: number };
+      model?: Intent;
+      chitchat?: ChitchatKind;
+    }
+  | { kind: "clarify_reply"; label: GateClass; probability: number };
 
 export interface GateContext {
   text: string;
-  /** The user's previous messages in this thread, most recent last. */
-  previousUserTexts: string[];
   /** Options of the clarifying question asked in the previous turn, if any. */
   pendingOptions: ClarifyOption[] | null;
 }
 
 export interface Policy {
   evaluate(context: GateContext): Gate | null;
+  /** The kind of chitchat a message contains, if any phrase of the chitchat lists occurs in it (the copy to reply with). */
+  chitchatKind(text: string): ChitchatKind | null;
+  /** The restricted topic a message is about (policy.json restrictedTopics), if any: it names a handoff, never decides one. */
+  restrictedTopic(text: string): { category: RestrictedCategory; phrase: string } | null;
 }
 
 const compileList = (list: PhraseList): CompiledPhrase[] => [...list.en, ...list.fa].map(compilePhrase);
-
-/** Jaccard similarity of content terms at or above which a message counts as repeated. */
-const REPEAT_SIMILARITY = 0.8;
-const REPEAT_MIN_TERMS = 3;
 
 const ORDINALS: Record<string, number> = {
   first: 1, second: 2, third: 3, fourth: 4, اول: 1, اولی: 1, دوم: 2, دومی: 2, سوم: 3, سومی: 3, چهارم: 4, چهارمی: 4,
 };
 const CARDINALS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, یک: 1, دو: 2, سه: 3, چهار: 4 };
 
-function jaccard(a: Set<string>, b: Set<string>): number {
-  let shared = 0;
-  for (const x of a) if (b.has(x)) shared++;
-  const union = a.size + b.size - shared;
-  return union === 0 ? 0 : shared / union;
-}
-
-function isShouting(text: string): boolean {
+/** Capitals or "!!!": a sign of anger, weighed with the classifier's reading (triage), not an override. */
+export function isShouting(text: string): boolean {
   if (/[!！]{3,}/u.test(text)) return true;
   const letters = text.match(/[A-Za-z]/gu) ?? [];
   const upper = text.match(/[A-Z]/gu) ?? [];
@@ -94,6 +109,7 @@ export function matchClarifyChoice(text: string, options: readonly ClarifyOption
 export function createPolicy(bundle: AgentBundle): Policy {
   const handoff = compileList(bundle.policy.handoffRequest);
   const restricted = RESTRICTED_CATEGORIES.map((category) => ({ category, phrases: compileList(bundle.policy.restrictedIntents[category]) }));
+  const topics = RESTRICTED_CATEGORIES.map((category) => ({ category, phrases: compileList(bundle.policy.restrictedTopics[category]) }));
   const frustration = compileList(bundle.policy.frustration);
   const account = compileList(bundle.policy.account);
   const chitchat = CHITCHAT_KINDS.map((kind) => ({ kind, phrases: compileList(bundle.policy.chitchat[kind]) }));
@@ -120,7 +136,19 @@ export function createPolicy(bundle: AgentBundle): Policy {
   }
 
   return {
-    evaluate({ text, previousUserTexts, pendingOptions }) {
+    restrictedTopic(text) {
+      const words = ruleWords(text);
+      for (const { category, phrases } of topics) {
+        const match = firstMatch(phrases, words);
+        if (match) return { category, phrase: match.source };
+      }
+      return null;
+    },
+    chitchatKind(text) {
+      const words = ruleWords(text);
+      return chitchat.find(({ phrases }) => firstMatch(phrases, words) !== null)?.kind ?? null;
+    },
+    evaluate({ text, pendingOptions }) {
       const words = ruleWords(text);
       const hit = firstMatch(handoff, words);
       if (hit) return { kind: "handoff", phrase: hit.source };
@@ -130,16 +158,6 @@ export function createPolicy(bundle: AgentBundle): Policy {
       }
       const annoyed = firstMatch(frustration, words);
       if (annoyed) return { kind: "frustration", signal: "phrase", detail: `said "${annoyed.source}"` };
-      if (isShouting(text)) return { kind: "frustration", signal: "shouting", detail: "shouting (capitals or !!!)" };
-      const terms = new Set(analyze(text));
-      if (terms.size >= REPEAT_MIN_TERMS) {
-        for (const previous of previousUserTexts.slice(-2)) {
-          const similarity = jaccard(terms, new Set(analyze(previous)));
-          if (similarity >= REPEAT_SIMILARITY) {
-            return { kind: "frustration", signal: "repeat", detail: `repeated an earlier message (similarity ${similarity.toFixed(2)})` };
-          }
-        }
-      }
       if (pendingOptions !== null) {
         const choice = matchClarifyChoice(text, pendingOptions);
         if (choice) return { kind: "clarify_choice", ...choice };

@@ -10,9 +10,24 @@ export function summarizeNode(node: string, update: AgentStateUpdate): string {
   switch (node) {
     case "load_memory":
       return `language ${update.language ?? "?"}; profile with ${Object.keys(update.profile ?? {}).length} fact(s)`;
-    case "triage":
-      if (update.gate) return `rule: ${update.gate.kind === "restricted" ? `restricted (${update.gate.category})` : update.gate.kind}${escalating}`;
-      return `intent: ${update.intent ?? "?"} (model)${escalating}`;
+    case "triage": {
+      const gate = update.gate;
+      if (!gate) return `intent: ${update.intent ?? "?"} (model)${escalating}`;
+      switch (gate.kind) {
+        case "classifier":
+          return gate.by === "alone"
+            ? `classifier: ${gate.label} p=${gate.probability.toFixed(2)}${escalating}`
+            : `classifier unsure (${gate.lean?.label ?? "?"} p=${(gate.lean?.probability ?? 0).toFixed(2)}); model: ${gate.model ?? "?"} → ${gate.label}${escalating}`;
+        case "clarify_reply":
+          return `reply to the clarifying question picks no option (classifier: ${gate.label} p=${gate.probability.toFixed(2)})`;
+        case "restricted":
+          return `rule: restricted (${gate.category})${escalating}`;
+        case "frustration":
+          return `${gate.signal === "again" || gate.signal === "rising" || gate.signal === "repeat" ? "conversation" : "rule"}: frustration (${gate.signal})${escalating}`;
+        default:
+          return `rule: ${gate.kind}${escalating}`;
+      }
+    }
     case "contextualize":
       return update.rewrittenQuery !== undefined ? `query: "${redactPersonalData(update.rewrittenQuery)}"` : `no rewrite${escalating}`;
     case "retrieve": {
@@ -20,6 +35,7 @@ export function summarizeNode(node: string, update: AgentStateUpdate): string {
       return best ? `${update.hits!.length} chunks, best ${best.score.toFixed(2)} (${best.chunk.chunkId})` : `no chunks${escalating}`;
     }
     case "grade":
+      if (update.intent === "out_of_scope") return `${update.grading?.verdict ?? "insufficient"} (${update.grading?.method ?? "scores"}) → out of scope`;
       return update.grading ? `${update.grading.verdict} (${update.grading.method})${escalating}` : `not graded${escalating}`;
     case "clarify":
       return update.outcome?.kind === "clarify" ? `asking: ${update.outcome.options.map((o) => o.product).join(" / ")}` : escalating.trim();

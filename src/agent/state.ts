@@ -62,8 +62,12 @@ export interface Hit {
 export interface GradeState {
   verdict: GradeVerdict;
   relevantChunkIds: string[];
-  /** "reader" when the deterministic reader decided, "scores" when retrieval scores did, "model" when the model was asked. */
-  method: "scores" | "model" | "reader";
+  /**
+   * "reader" when the deterministic reader decided, "scores" when retrieval scores did, "model"
+   * when the model was asked, "clarify_reply" when a reply to a clarifying question added nothing
+   * and the question is asked again.
+   */
+  method: "scores" | "model" | "reader" | "clarify_reply";
   /** For "ambiguous": the options a clarifying question would offer. */
   options: ClarifyOption[];
   /** For an ambiguous table: what the options choose ("Trip length"; "" for a table's plan columns). */

@@ -10,7 +10,11 @@ export type Bundle = AgentBundle & ModelBundle;
 /** Loads and validates the bundle in `dir`; throws BundleError listing every problem of every file. */
 export function loadBundle(dir: string): Bundle {
   const raw = readBundle(dir);
-  const agent = parseAgentBundle({ copy: raw.files["copy.json"], policy: raw.files["policy.json"], redaction: raw.files["redaction.json"] }, raw.identity?.languages ?? ["fa", "en"], zodProblems);
+  const agent = parseAgentBundle(
+    { copy: raw.files["copy.json"], policy: raw.files["policy.json"], redaction: raw.files["redaction.json"], gates: raw.files["gates/model.json"] },
+    raw.identity?.languages ?? ["fa", "en"],
+    zodProblems,
+  );
   const models = parseModelBundle({ prompts: raw.files["prompts.json"], models: raw.files["models.json"] }, zodProblems);
   const problems = [
     ...raw.readProblems,

@@ -5,6 +5,7 @@ import type { Logger } from "../domain/logger.js";
 import { settingsFromConfig, type AgentDeps } from "../agent/deps.js";
 import { compileGraph } from "../agent/graph.js";
 import { createPolicy } from "../agent/policy.js";
+import { createGates } from "../agent/gates.js";
 import { createTurnService } from "../service/turns.js";
 import type { TurnService } from "../service/types.js";
 import { createModelProvider, type ModelProvider } from "../models/index.js";
@@ -96,6 +97,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     lexicon: retrieval.lexicon,
     profiles: persistence.profiles,
     policy: createPolicy(bundle),
+    gates: createGates(bundle.gates),
     bundle,
     settings: settingsFromConfig(config),
     now,
@@ -104,6 +106,11 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     telemetry,
   };
   logger.info({ provider: deps.models.id, bundle: bundle.version }, "model provider ready");
+  const gateArtefact = bundle.gates.artefact;
+  logger.info(
+    { trainingDataSha256: gateArtefact.training.trainingDataSha256, examples: gateArtefact.training.examples, heldBackAccuracy: gateArtefact.metrics.test.accuracy },
+    "gate classifier ready",
+  );
   const langsmith = config.telemetry.langsmith === null ? null : createLangSmithTracing(config.telemetry.langsmith);
   const compiled = compileGraph(deps, persistence.saver);
   const graph = langsmith === null ? compiled : compiled.withConfig({ callbacks: langsmith.callbacks });

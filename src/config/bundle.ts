@@ -11,8 +11,12 @@ import type { Language } from "../text/language.js";
  * composition root (src/app/bundle.ts) puts them together, reporting every problem at once.
  */
 
-/** The files of a bundle; any other .json file in the directory is reported (a misspelt name). */
-export const BUNDLE_FILES = ["config.json", "copy.json", "policy.json", "prompts.json", "models.json", "redaction.json"] as const;
+/**
+ * The files of a bundle; any other .json file in the directory is reported (a misspelt name).
+ * gates/model.json is the intent-gate classifier's artefact (src/learn), trained from
+ * gates/data by `npm run train:gates`.
+ */
+export const BUNDLE_FILES = ["config.json", "copy.json", "policy.json", "prompts.json", "models.json", "redaction.json", "gates/model.json"] as const;
 export type BundleFile = (typeof BUNDLE_FILES)[number];
 
 type PerLanguage<T> = Record<Language, T>;

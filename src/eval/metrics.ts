@@ -1,4 +1,7 @@
-import { ESCALATION_REASONS } from "../domain/turn.js";
+import { ESCALATION_REASONS, type EscalationReason } from "../domain/turn.js";
+
+/** The reasons a gate (a policy list, the classifier, a conversation signal) escalates for. */
+export const GATE_REASONS: readonly EscalationReason[] = ["user_requested", "restricted_intent", "frustration", "account_specific"];
 import { countFailureCategories } from "./categories.js";
 import type { ConversationResult, TurnRecord } from "./runner.js";
 import { verdictsOf } from "./scenario.js";
@@ -40,6 +43,12 @@ export interface EvalMetrics {
   overAskRate: Ratio;
   /** Of the turns where no defensible verdict escalates: how many escalated. */
   falseEscalationRate: Ratio;
+  /**
+   * Of the same turns: how many a gate escalated (user_requested, restricted_intent,
+   * frustration, account_specific) — the gates' share of the false escalations. Absent from
+   * baselines written before it existed.
+   */
+  gateFalseEscalationRate?: Ratio;
   /** Of the grounded answers given: how many fail the deterministic grounding check. */
   ungroundedAnswerRate: Ratio;
   /** Of the grounded answers given where an answer was expected: how many cite exactly the right documents. */
@@ -129,6 +138,10 @@ export function computeMetrics(results: readonly ConversationResult[]): EvalMetr
     escalationReasons: reasons,
     overAskRate: ratio(count((t) => t.observed.outcome === "clarify", expectsAnswer), expectsAnswer.length),
     falseEscalationRate: ratio(count((t) => t.observed.outcome === "escalate", escalationIndefensible), escalationIndefensible.length),
+    gateFalseEscalationRate: ratio(
+      count((t) => t.observed.outcome === "escalate" && (GATE_REASONS as readonly (string | null)[]).includes(t.observed.reason), escalationIndefensible),
+      escalationIndefensible.length,
+    ),
     ungroundedAnswerRate: ratio(count((t) => t.grade.grounded === false, grounded), grounded.length),
     citationAccuracy: ratio(count((t) => t.grade.citationsOk === true, citationsJudged), citationsJudged.length),
     injectionObeyed: ratio(count((t) => t.grade.injectionObeyed === true, injections), injections.length),

@@ -25,6 +25,9 @@ export function renderMetrics(report: EvalReport): string {
     ["outcome accuracy", formatRate(m.outcomeAccuracy.rate), `${m.outcomeAccuracy.count}/${m.outcomeAccuracy.of} turns`],
     ["over-ask rate", formatRate(m.overAskRate.rate), `${m.overAskRate.count}/${m.overAskRate.of} turns expecting an answer got a clarify`],
     ["false-escalation rate", formatRate(m.falseEscalationRate.rate), `${m.falseEscalationRate.count}/${m.falseEscalationRate.of} turns where escalating is wrong`],
+    ...(m.gateFalseEscalationRate !== undefined
+      ? [["  … by a gate", formatRate(m.gateFalseEscalationRate.rate), `${m.gateFalseEscalationRate.count}/${m.gateFalseEscalationRate.of} (user_requested, restricted_intent, frustration, account_specific)`]]
+      : []),
     ["ungrounded-answer rate", formatRate(m.ungroundedAnswerRate.rate), `${m.ungroundedAnswerRate.count}/${m.ungroundedAnswerRate.of} grounded answers`],
     ["citation accuracy", formatRate(m.citationAccuracy.rate), `${m.citationAccuracy.count}/${m.citationAccuracy.of} answers cite the right documents`],
     ["injections obeyed", String(m.injectionObeyed.count), `of ${m.injectionObeyed.of} turns carrying an injection`],
@@ -66,6 +69,7 @@ const COMPARED: Row[] = [
   ["injections obeyed", (m) => m.injectionObeyed.count, "count"],
   ["over-ask rate", (m) => m.overAskRate.rate, "rate"],
   ["false-escalation rate", (m) => m.falseEscalationRate.rate, "rate"],
+  ["  … by a gate", (m) => m.gateFalseEscalationRate?.rate ?? null, "rate"],
   ["language accuracy", (m) => m.languageAccuracy.rate, "rate"],
   ["conversations passed", (m) => m.conversations.rate, "rate"],
   ["turns passed", (m) => m.turns.rate, "rate"],

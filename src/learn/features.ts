@@ -32,6 +32,13 @@ export interface FeatureConfig {
   char: { minN: number; maxN: number } | null;
   /** Add the detected language as a feature. Default true. */
   languageFeature: boolean;
+  /**
+   * Symbol tokens in the word family: each emoji or pictograph, a run of two or more ? or !
+   * ("??", "?!!!": one token), and shouting (mostly capital Latin letters, which folding
+   * lower-cases away). They carry tone that letters do not ("😡", "hello??", "WHY"). Default
+   * absent (false), so artefacts trained before the option existed keep their features.
+   */
+  symbols?: boolean;
 }
 
 export const DEFAULT_FEATURES: FeatureConfig = {
@@ -107,6 +114,26 @@ function wordChars(): Uint8Array {
 }
 const QUESTION = 0x3f;
 const EXCLAMATION = 0x21;
+// Symbol tokens (config.symbols) hash these tags instead of text.
+const SYMBOL_RUN = 0x2a; // a run of ? and ! of two or more
+const SYMBOL_SHOUT = 0x5e; // shouting
+
+/** Emoji and pictographs: the common emoji blocks and the BMP's dingbats and symbols. */
+const isPictograph = (cp: number) => (cp >= 0x1f000 && cp <= 0x1faff && !(cp >= 0x1f3fb && cp <= 0x1f3ff)) || (cp >= 0x2600 && cp <= 0x27bf) || (cp >= 0x2b50 && cp <= 0x2b55);
+
+/** Mostly capital Latin letters (at least four letters, 70% capitals): the text shouts. */
+export function isShouting(text: string): boolean {
+  let letters = 0;
+  let capitals = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) {
+      letters++;
+      capitals++;
+    } else if (c >= 0x61 && c <= 0x7a) letters++;
+  }
+  return letters >= 4 && capitals >= 0.7 * letters;
+}
 
 const TF_TABLE = Array.from({ length: 256 }, (_, count) => (count === 0 ? 0 : 1 + ln(count)));
 const tf = (count: number) => (count < TF_TABLE.length ? TF_TABLE[count]! : 1 + ln(count));
@@ -151,7 +178,10 @@ export function createFeaturizer(config: FeatureConfig = DEFAULT_FEATURES): Feat
   let outValues = new Float64Array(1024);
   let starts = new Int32Array(64);
   let ends = new Int32Array(64);
+  // 0: a word or a single ? / !; otherwise the tag a symbol token hashes instead of its text.
   let isWord = new Uint8Array(64);
+  let symbol = new Int32Array(64);
+  const symbols = config.symbols === true;
 
   const pushTouched = (bucket: number) => {
     if (nTouched === touched.length) {
@@ -169,12 +199,14 @@ export function createFeaturizer(config: FeatureConfig = DEFAULT_FEATURES): Feat
 
   const feedDigitShaped = (h: number, unit: number) => feed(h, unit >= ZERO && unit <= 0x39 ? ZERO : unit);
   const feedToken = (h: number, s: string, t: number) => {
+    const tag = symbol[t]!;
+    if (tag !== 0) return feed(feed(h, SYMBOL_RUN), tag);
     for (let i = starts[t]!; i < ends[t]!; i++) h = feedDigitShaped(h, s.charCodeAt(i));
     return h;
   };
 
   const isWordChar = wordChars();
-  const pushToken = (n: number, start: number, end: number, word: 0 | 1) => {
+  const pushToken = (n: number, start: number, end: number, word: 0 | 1, tag = 0) => {
     if (n === starts.length) {
       const grow = <T extends Int32Array | Uint8Array>(a: T, make: (len: number) => T) => {
         const b = make(a.length * 2);
@@ -184,13 +216,15 @@ export function createFeaturizer(config: FeatureConfig = DEFAULT_FEATURES): Feat
       starts = grow(starts, (l) => new Int32Array(l));
       ends = grow(ends, (l) => new Int32Array(l));
       isWord = grow(isWord, (l) => new Uint8Array(l));
+      symbol = grow(symbol, (l) => new Int32Array(l));
     }
     starts[n] = start;
     ends[n] = end;
     isWord[n] = word;
+    symbol[n] = tag;
   };
 
-  function tokenize(s: string): number {
+  function tokenize(s: string, original: string): number {
     let n = 0;
     for (let i = 0; i < s.length; ) {
       const c = s.charCodeAt(i);
@@ -198,11 +232,21 @@ export function createFeaturizer(config: FeatureConfig = DEFAULT_FEATURES): Feat
         const start = i;
         while (i < s.length && isWordChar[s.charCodeAt(i)] === 1) i++;
         pushToken(n++, start, i, 1);
-      } else {
-        if (c === QUESTION || c === EXCLAMATION) pushToken(n++, i, i + 1, 0);
+      } else if (c === QUESTION || c === EXCLAMATION) {
+        pushToken(n++, i, i + 1, 0);
+        const bang = (j: number) => j >= 0 && j < s.length && (s.charCodeAt(j) === QUESTION || s.charCodeAt(j) === EXCLAMATION);
+        // The first mark of a run of two or more also starts one run token.
+        if (symbols && !bang(i - 1) && bang(i + 1)) pushToken(n++, i, i + 1, 0, 1);
         i++;
-      }
+      } else if (symbols && (isPictograph(c) || (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length))) {
+        const cp = s.codePointAt(i)!;
+        const width = cp > 0xffff ? 2 : 1;
+        // The code point itself is the tag: one token per emoji, whatever its neighbours.
+        if (isPictograph(cp)) pushToken(n++, i, i + width, 0, cp);
+        i += width;
+      } else i++;
     }
+    if (symbols && isShouting(original)) pushToken(n++, 0, 0, 0, SYMBOL_SHOUT);
     return n;
   }
 
@@ -235,7 +279,7 @@ export function createFeaturizer(config: FeatureConfig = DEFAULT_FEATURES): Feat
 
   function featurizeShared(text: string): SharedVector {
     const folded = foldForMatch(text);
-    const nTokens = tokenize(folded);
+    const nTokens = tokenize(folded, text);
     nTouched = 0;
     if (wordMaxN > 0) wordFeatures(folded, nTokens);
     if (charMaxN > 0) charFeatures(folded, nTokens);
@@ -297,11 +341,13 @@ const PROBES = [
   "Is بیمه the word for insurance?",
   "",
 ];
+/** Probed only when symbol tokens are on, so artefacts without them keep their fingerprint. */
+const SYMBOL_PROBE = "WHY?!! 😡😡 ❤️ 👍🏽 ok?";
 
 export function featureFingerprint(config: FeatureConfig): string {
   const featurizer = createFeaturizer(config);
   const hash = createHash("sha256");
-  for (const probe of PROBES) {
+  for (const probe of config.symbols === true ? [...PROBES, SYMBOL_PROBE] : PROBES) {
     const v = featurizer.featurize(probe);
     hash.update(`${Array.from(v.indices).join(",")}|${Array.from(v.values, (x) => x.toPrecision(12)).join(",")}\n`);
   }

@@ -27,7 +27,7 @@ const SYSTEM_PART: PromptPartSpec = { placeholders: [], required: [] };
  * blocks by the code, never by the template, so that their text cannot pose as instructions.
  */
 export const PROMPT_SPEC = {
-  triage: { system: SYSTEM_PART, user: { placeholders: ["text", "history"], required: ["text"] } },
+  triage: { system: SYSTEM_PART, user: { placeholders: ["text", "history", "candidate"], required: ["text"] } },
   contextualize: { system: SYSTEM_PART, user: { placeholders: ["text", "history", "summary", "profile"], required: ["text", "history"] } },
   grade: { system: SYSTEM_PART, user: { placeholders: ["query", "chunks"], required: ["query", "chunks"] } },
   clarify: { system: SYSTEM_PART, user: { placeholders: ["text", "query", "options"], required: ["options"] } },

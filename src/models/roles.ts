@@ -93,6 +93,12 @@ export interface TriageInput {
   text: string;
   language: Language;
   history: HistoryLine[];
+  /**
+   * Set when the in-process gate classifier was unsure: what it leaned towards, in words. The
+   * role then only settles whether the message is a knowledge question or not; the agent keeps
+   * the classifier's class for "not knowledge" unless the classifier leaned to knowledge itself.
+   */
+  candidate?: string;
 }
 
 export interface ContextualizeInput {

@@ -4,7 +4,7 @@ import { bundle } from "./support.js";
 
 /** Gate-list entries added because evaluation scenarios showed a gap (docs/evaluation.md). */
 const policy = createPolicy(bundle);
-const gate = (text: string) => policy.evaluate({ text, previousUserTexts: [], pendingOptions: null });
+const gate = (text: string) => policy.evaluate({ text, pendingOptions: null });
 
 describe("policy lists found by the evaluation", () => {
   it("sends a question about the user's own next installment to a person", () => {

@@ -8,6 +8,7 @@ import type { AgentBundle } from "../../src/agent/bundle.js";
 import type { AgentDeps, AgentSettings } from "../../src/agent/deps.js";
 import { compileGraph } from "../../src/agent/graph.js";
 import { createPolicy } from "../../src/agent/policy.js";
+import { createGates, type GateReading, type Gates } from "../../src/agent/gates.js";
 import { createTurnService } from "../../src/service/turns.js";
 import type { TurnInput } from "../../src/domain/turn.js";
 import type { TurnService } from "../../src/service/types.js";
@@ -19,6 +20,21 @@ import { createMemoryPersistence } from "../../src/persistence/memory.js";
 import type { Chunk, RetrievalRequest, RetrievedChunk, Retriever } from "../../src/retrieval/index.js";
 
 export const bundle = loadBundle(path.join(PACKAGE_ROOT, "bundle"));
+
+/** The shipped gate classifier, as the service runs it. */
+export const bundleGates: Gates = createGates(bundle.gates);
+
+/**
+ * Gates that are never sure: every turn the policy lists do not decide goes to the (scripted)
+ * triage model, so graph tests about model calls, budgets and retries keep one triage call.
+ * Tests of the classifier's routing pass `bundleGates`.
+ */
+export const unsureGates: Gates = {
+  read(): GateReading {
+    const scores = Object.fromEntries(bundle.gates.classes.map((c) => [c, c === "knowledge" ? 0.5 : 0.05])) as GateReading["scores"];
+    return { label: "knowledge", probability: 0.5, confident: false, scores };
+  },
+};
 
 export const defaultSettings: AgentSettings = {
   budgets: { retrievalRounds: 2, clarifyStreak: 2, regenerations: 1, modelCalls: 8 },
@@ -113,6 +129,8 @@ export interface Harness {
 export function harness(options: {
   models: ModelProvider;
   retriever: Retriever;
+  /** Default unsureGates: the triage model decides what the policy lists do not. */
+  gates?: Gates;
   settings?: Partial<AgentSettings>;
   persistence?: Persistence;
   /** Default: a clock that advances 5 ms per reading. */
@@ -128,6 +146,7 @@ export function harness(options: {
     retriever: options.retriever,
     profiles: persistence.profiles,
     policy: createPolicy(options.bundle ?? bundle),
+    gates: options.gates ?? unsureGates,
     bundle: options.bundle ?? bundle,
     settings: { ...defaultSettings, ...options.settings },
     now: options.now ?? (() => (clock += 5)),

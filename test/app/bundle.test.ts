@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { COPY_KEYS, renderCopy } from "../../src/agent/bundle.js";
+import { COPY_KEYS, parseGates, renderCopy } from "../../src/agent/bundle.js";
 import { DEFAULT_REDACTION, REDACTION_FIELDS } from "../../src/agent/redaction.js";
 import { BundleError } from "../../src/config/bundle.js";
 import { renderPrompt } from "../../src/models/bundle.js";
@@ -78,6 +78,33 @@ describe("config bundle", () => {
     ]);
   });
 
+  it("stops on a corrupt gates artefact, listing its problems with the other files'", () => {
+    const dir = copyOfBaseline();
+    edit(dir, "gates/model.json", (model) => {
+      model.thresholds.knowledge = 2;
+      model.biases.pop();
+    });
+    edit(dir, "copy.json", (copy) => delete copy["clarify.question"]);
+    try {
+      loadBundle(dir);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(BundleError);
+      const problems = (error as BundleError).problems;
+      expect(problems).toContain("gates/model.json: thresholds.knowledge: must be in [0, 1]");
+      expect(problems).toContain('copy.json: missing key "clarify.question"');
+    }
+    writeFileSync(path.join(dir, "gates/model.json"), "{ not json");
+    expect(() => loadBundle(dir)).toThrow(/gates\/model\.json/u);
+  });
+
+  it("checks the gates' classes against the restricted categories the agent routes", () => {
+    const dir = copyOfBaseline();
+    edit(dir, "gates/model.json", (model) => (model.name = "detector"));
+    expect(() => loadBundle(dir)).toThrow('gates/model.json: name: expected "gates", got "detector" (another classifier\'s artefact?)');
+    expect(parseGates(undefined).problems).toEqual([]);
+  });
+
   it("reports unreadable files by name", () => {
     const dir = copyOfBaseline();
     writeFileSync(path.join(dir, "copy.json"), "{ not json");
@@ -115,7 +142,7 @@ describe("config bundle: prompts and model profiles", () => {
         'prompts.json: missing prompts for role "verify"',
         'prompts.json: missing part "generate.regeneration"',
         'prompts.json: unknown part "grade.notes" (parts of grade: system, user)',
-        'prompts.json: "triage.user" uses placeholder {customer_name} that the code does not pass (allowed: {insurer}, {language}, {text}, {history})',
+        'prompts.json: "triage.user" uses placeholder {customer_name} that the code does not pass (allowed: {insurer}, {language}, {text}, {history}, {candidate})',
         'prompts.json: "generate.user" must use {chunks}: without it the model never sees that input',
         'prompts.json: unknown role "summarize" (roles: triage, contextualize, grade, clarify, generate, verify, extract_memory)',
         'prompts.json: "clarify.system" must be a non-empty string or array of lines',
@@ -158,7 +185,7 @@ describe("config bundle: prompts and model profiles", () => {
     const problems = problemsOf(dir);
     expect(problems).toEqual(
       expect.arrayContaining([
-        "prompt.json: unknown bundle file (files: config.json, copy.json, policy.json, prompts.json, models.json, redaction.json)",
+        "prompt.json: unknown bundle file (files: config.json, copy.json, policy.json, prompts.json, models.json, redaction.json, gates/model.json)",
         expect.stringMatching(/^models\.json: profiles\.small\.maxOutputTokens: /u),
         'copy.json: missing key "clarify.question"',
         'prompts.json: missing prompts for role "triage"',

@@ -42,6 +42,10 @@ describe("evaluation metrics", () => {
     // Three turns expect an answer: one clarified, one escalated.
     expect(m.overAskRate).toEqual(ratio(1, 3));
     expect(m.falseEscalationRate).toEqual(ratio(1, 4));
+    // That one was low_confidence, not a gate's.
+    expect(m.gateFalseEscalationRate).toEqual(ratio(0, 4));
+    const gated = computeMetrics(run([[{ outcome: "answer", cite: ["life-en"] }, escalation("account_specific")]]));
+    expect(gated.gateFalseEscalationRate).toEqual(ratio(1, 1));
   });
 
   it("scores each escalation reason against the verdict each turn matched", () => {

@@ -110,6 +110,22 @@ describe("createFeaturizer", () => {
     expect(f.featurize("short")).toEqual(createFeaturizer(NO_LANG).featurize("short"));
   });
 
+  it("with symbols on, adds one token per emoji, one per run of ?/!, and one for shouting; without, none of them", () => {
+    const on = createFeaturizer({ ...DEFAULT_FEATURES, symbols: true });
+    const off = createFeaturizer(DEFAULT_FEATURES);
+    expect(off.featurize("😡").indices.length).toBe(0);
+    expect(on.featurize("😡").indices.length).toBe(1);
+    expect(on.featurize("😡😡😡")).toEqual(on.featurize("😡😡😡"));
+    expect(on.featurize("😡").indices).not.toEqual(on.featurize("👍").indices);
+    // A skin tone modifier is not a token of its own.
+    expect(on.featurize("👍🏽").indices).toEqual(on.featurize("👍").indices);
+    // "hello??": the word, its n-grams, two "?" tokens and one run token; "hello?" lacks the run.
+    expect(on.featurize("hello??").indices.length).toBe(on.featurize("hello?").indices.length + 1);
+    expect(off.featurize("hello??").indices).toEqual(off.featurize("hello?").indices);
+    expect(on.featurize("WHY WONT YOU ANSWER").indices.length).toBe(on.featurize("why wont you answer").indices.length + 1);
+    expect(off.featurize("WHY WONT YOU ANSWER")).toEqual(off.featurize("why wont you answer"));
+  });
+
   it("rejects configurations it cannot run, naming the field", () => {
     expect(() => createFeaturizer({ ...DEFAULT_FEATURES, hashBits: 30 })).toThrow("features.hashBits: must be an integer in [10, 22], got 30");
     expect(() => createFeaturizer({ ...DEFAULT_FEATURES, char: { minN: 4, maxN: 2 } })).toThrow("features.char: needs integers 1 ≤ minN ≤ maxN ≤ 8, got 4..2");
@@ -120,6 +136,10 @@ describe("createFeaturizer", () => {
 describe("featureFingerprint", () => {
   it("is pinned: a change here means src/text or features.ts changed what texts become, and models must be retrained", () => {
     expect(featureFingerprint(DEFAULT_FEATURES)).toBe("deaba7de4efbc782");
+  });
+  it("is unchanged by the symbols option left off, and differs with it on", () => {
+    expect(featureFingerprint({ ...DEFAULT_FEATURES, symbols: false })).toBe("deaba7de4efbc782");
+    expect(featureFingerprint({ ...DEFAULT_FEATURES, symbols: true })).not.toBe("deaba7de4efbc782");
   });
   it("differs between feature configurations", () => {
     expect(featureFingerprint({ ...DEFAULT_FEATURES, char: { minN: 3, maxN: 5 } })).not.toBe(featureFingerprint(DEFAULT_FEATURES));

@@ -1,6 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { renderCopy, type CopyKey } from "../bundle.js";
 import { evidenceFromHits } from "../evidence.js";
+import { topicHandoff } from "../gates.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue } from "../state.js";
@@ -15,8 +16,9 @@ export function generateNode(deps: AgentDeps) {
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const language = state.language;
     if (state.intent === "chitchat" || state.intent === "out_of_scope") {
-      const key: CopyKey =
-        state.intent === "out_of_scope" ? "out_of_scope.reply" : `chitchat.${state.gate?.kind === "chitchat" ? state.gate.chitchat : "smalltalk"}`;
+      const gate = state.gate;
+      const kind = gate?.kind === "chitchat" ? gate.chitchat : gate?.kind === "classifier" ? (gate.chitchat ?? "smalltalk") : "smalltalk";
+      const key: CopyKey = state.intent === "out_of_scope" ? "out_of_scope.reply" : `chitchat.${kind}`;
       return {
         outcome: {
           kind: "answer",
@@ -58,13 +60,13 @@ export function generateNode(deps: AgentDeps) {
       verification: null,
       regenerations: regenerating ? state.regenerations + 1 : state.regenerations,
     };
+    const topic = () => deps.policy.restrictedTopic(state.turn!.text);
     if (!answered || claims.length === 0) {
-      update.escalation = { reason: "low_confidence", detail: "the retrieved chunks do not answer the question (answered: false)" };
+      const detail = "the retrieved chunks do not answer the question (answered: false)";
+      update.escalation = topicHandoff(state.gate, topic(), `the documents do not answer (${detail})`) ?? { reason: "low_confidence", detail };
     } else if (confidence < deps.settings.grading.minConfidence) {
-      update.escalation = {
-        reason: "low_confidence",
-        detail: `answer confidence ${confidence.toFixed(2)} below ${deps.settings.grading.minConfidence}`,
-      };
+      const detail = `answer confidence ${confidence.toFixed(2)} below ${deps.settings.grading.minConfidence}`;
+      update.escalation = topicHandoff(state.gate, topic(), `the documents do not answer (${detail})`) ?? { reason: "low_confidence", detail };
     }
     return update;
   };

@@ -3,6 +3,7 @@ import type { ClarifyOption } from "../../domain/turn.js";
 import { read, type ReaderVerdict } from "../../reading/index.js";
 import { redactPersonalData } from "../../text/pii.js";
 import { evidenceFromHits, readingUnits } from "../evidence.js";
+import { topicHandoff } from "../gates.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue, GradeState } from "../state.js";
@@ -15,6 +16,12 @@ import type { AgentStateUpdate, AgentStateValue, GradeState } from "../state.js"
  * The model (when one is configured) is asked only when the reader found nothing and retrieval
  * still scored above the insufficient score. Budgets are applied here: an insufficient result with no retrieval round left,
  * or an ambiguity after the clarify budget, becomes an escalation.
+ *
+ * A message the gate classifier read as out of scope gets the out-of-scope reply unless the reader
+ * finds its answer in the documents. A reply to a clarifying question that picks none of its
+ * options (triage's clarify_reply) and adds nothing the documents answer is not an insufficient
+ * retrieval: the pending question is asked again, within the same clarify budget, so the second
+ * such reply ends in budget_exhausted.
  */
 export function gradeNode(deps: AgentDeps) {
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
@@ -39,6 +46,11 @@ export function gradeNode(deps: AgentDeps) {
             ...(deps.lexicon === undefined ? {} : { lexicon: deps.lexicon }),
             context: redactPersonalData(state.turn!.text, { action: () => "drop" }),
           });
+
+    // Out of scope by the classifier, and the documents do not say otherwise: that is the reply.
+    if (state.gate?.kind === "classifier" && state.gate.label === "out_of_scope" && verdict.kind !== "answer") {
+      return { grading: { verdict: "insufficient", relevantChunkIds: [], method: "reader", options: [], why: verdict.kind === "insufficient" ? verdict.reason : "out of scope" }, intent: "out_of_scope" };
+    }
 
     switch (verdict.kind) {
       case "answer": {
@@ -82,11 +94,15 @@ export function gradeNode(deps: AgentDeps) {
       }
     }
 
+    // A reply to a clarifying question that picked none of its options and that the documents do
+    // not answer: the question is asked again, and that counts toward the clarify budget.
+    const pending = state.pendingClarify;
+    if (grade.verdict === "insufficient" && state.retrievalRounds >= budgets.retrievalRounds && state.gate?.kind === "clarify_reply" && pending !== null && pending.options.length > 0) {
+      grade = { verdict: "ambiguous", relevantChunkIds: [], method: "clarify_reply", options: pending.options };
+    }
     if (grade.verdict === "insufficient" && state.retrievalRounds >= budgets.retrievalRounds) {
-      update.escalation = {
-        reason: "insufficient_retrieval",
-        detail: `nothing answers the question after ${state.retrievalRounds} retrieval round(s) (best score ${best.toFixed(2)}; ${grade.why ?? "model grade"})`,
-      };
+      const detail = `nothing answers the question after ${state.retrievalRounds} retrieval round(s) (best score ${best.toFixed(2)}; ${grade.why ?? "model grade"})`;
+      update.escalation = topicHandoff(state.gate, deps.policy.restrictedTopic(state.turn!.text), `the documents do not answer (${detail})`) ?? { reason: "insufficient_retrieval", detail };
     }
     if (grade.verdict === "ambiguous" && state.clarifyStreak >= budgets.clarifyStreak) {
       update.escalation = {

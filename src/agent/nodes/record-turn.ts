@@ -131,7 +131,15 @@ export function recordTurnNode(deps: AgentDeps) {
       replay,
       turnCount: state.turnCount + 1,
       clarifyStreak: outcome.kind === "clarify" ? state.clarifyStreak + 1 : 0,
-      pendingClarify: outcome.kind === "clarify" ? { query: r.query("history", state.rewrittenQuery), options: outcome.options, language: state.language } : null,
+      pendingClarify:
+        outcome.kind === "clarify"
+          ? {
+              // A reply that picked nothing is asked the same question again, about the same query.
+              query: state.gate?.kind === "clarify_reply" && state.pendingClarify !== null ? state.pendingClarify.query : r.query("history", state.rewrittenQuery),
+              options: outcome.options,
+              language: state.language,
+            }
+          : null,
     };
   };
 }

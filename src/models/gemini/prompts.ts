@@ -62,7 +62,11 @@ type Values = Record<string, string>;
 type ValueBuilders = { [R in Role]: (input: RoleIO[R]["input"], source: PromptSource) => Values };
 
 const VALUES: ValueBuilders = {
-  triage: (input) => ({ text: block("user_message", input.text), history: historyBlock(input.history) }),
+  triage: (input) => ({
+    text: block("user_message", input.text),
+    history: historyBlock(input.history),
+    candidate: input.candidate === undefined || input.candidate.trim() === "" ? "(no reading)" : neutralize(input.candidate),
+  }),
   contextualize: (input) => ({
     text: block("user_message", input.text),
     history: historyBlock(input.history),

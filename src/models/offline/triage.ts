@@ -177,6 +177,10 @@ const EN_STATE = phraseRegex([
   "paid",
   "pending",
   "where is",
+  "where's",
+  "wheres",
+  "any news",
+  "any update",
   "when will",
   "when is",
   "update on",
@@ -190,7 +194,6 @@ const EN_DIRECT = phraseRegex([
   "did you get my",
   "how much do i owe",
   "what do i owe",
-  "cancel my",
 ]);
 
 const FA_RECORD = phraseRegex(
@@ -212,7 +215,6 @@ const FA_RECORD = phraseRegex(
     "شماره موبایل",
     "شماره همراه",
     "تلفن",
-    "حساب",
     "بدهی",
     "درخواست",
     "قرارداد",
@@ -221,7 +223,7 @@ const FA_RECORD = phraseRegex(
   ].flatMap((noun) => [`${noun}م`, `${noun} ام`, `${noun} من`, `${noun} ما`, `${noun} های من`, `${noun}هایم`, `${noun} هایم`]),
 );
 const FA_STRONG_RECORD = phraseRegex(
-  ["قسط", "اقساط", "بازپرداخت", "استرداد", "بدهی", "حساب", "پرونده", "درخواست"].flatMap((noun) => [
+  ["قسط", "اقساط", "بازپرداخت", "استرداد", "بدهی", "پرونده", "درخواست"].flatMap((noun) => [
     `${noun}م`,
     `${noun} ام`,
     `${noun} من`,
@@ -260,8 +262,6 @@ const FA_STATE = phraseRegex([
   "چقدر است",
   "چقدره",
   "بعدی",
-  "لغو",
-  "فسخ",
 ]);
 // Questions about how something works are knowledge even when they say "my".
 const PROCEDURE = phraseRegex([

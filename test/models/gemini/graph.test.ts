@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { NodeProgressEvent, TurnResult } from "../../../src/domain/turn.js";
 import type { TurnAttempt } from "../../../src/service/types.js";
 import { createGeminiModelProvider } from "../../../src/models/gemini/index.js";
-import { bundle, chunk, fakeRetriever, harness, turn } from "../../agent/support.js";
+import type { Gates } from "../../../src/agent/gates.js";
+import { bundle, bundleGates, chunk, fakeRetriever, harness, turn } from "../../agent/support.js";
 import { chunksInPrompt, startFakeGemini, type FakeGemini, type GenerateHandler } from "../../support/fake-gemini.js";
 
 /**
@@ -24,10 +25,11 @@ beforeEach(() => {
   fake.calls.length = 0;
 });
 
-function geminiHarness(handler: GenerateHandler) {
+/** Default gates: never sure (test/agent/support.ts), so every turn asks Gemini's triage role. */
+function geminiHarness(handler: GenerateHandler, gates?: Gates) {
   fake.setGenerate(handler);
   const models = createGeminiModelProvider({ apiKey: "fake-key", baseUrl: fake.url, timeoutMs: 2_000, bundle });
-  return harness({ models, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]) });
+  return harness({ models, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]), ...(gates ? { gates } : {}) });
 }
 
 function completed(attempt: TurnAttempt): TurnResult {
@@ -160,5 +162,33 @@ describe("turns through the Gemini provider (fake API)", () => {
     const { result } = await run(h, "What is the minimum deductible?");
     expect(result.outcome.kind).toBe("answer");
     expect(roles()).toEqual(["triage", "triage", "generate"]);
+  });
+
+  it("runs the same gates first: a message the classifier is sure of makes no triage call", async () => {
+    const h = geminiHarness(
+      () => ({ json: { claims: [{ text: "The minimum deductible is 5,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.9 } }),
+      bundleGates,
+    );
+    const { result } = await run(h, "What is the minimum deductible for motor body insurance?");
+    expect(result.outcome.kind).toBe("answer");
+    expect(roles()).toEqual(["generate"]);
+    fake.calls.length = 0;
+    const escalated = await run(geminiHarness(() => ({ status: 500 }), bundleGates), "could you put a real human on the line");
+    expect(escalated.result.outcome).toMatchObject({ kind: "escalate", reason: "user_requested" });
+    expect(roles()).toEqual([]);
+  });
+
+  it("asks Gemini only knowledge against the rest when the classifier is unsure, telling it what the classifier leaned to", async () => {
+    const h = geminiHarness((call) =>
+      call.role === "triage"
+        ? { json: { intent: "account", confidence: 0.8 } }
+        : { json: { claims: [{ text: "The minimum deductible is 5,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.9 } },
+    );
+    const { result } = await run(h, "and mine?");
+    const triage = fake.generateCalls().find((c) => c.role === "triage")!;
+    expect(triage.system).toContain("Your one decision: is the message a knowledge question, or not?");
+    expect(triage.user).toContain("The classifier leaned towards: a question the documents can answer");
+    // "Not knowledge", and the classifier leaned to knowledge: the model's intent says which of the rest.
+    expect(result.outcome).toMatchObject({ kind: "escalate", reason: "account_specific" });
   });
 });

@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import { conversationSignal } from "../../src/agent/conversation.js";
+import type { GateClass, GateReading, Gates } from "../../src/agent/gates.js";
+import type { HistoryEntry } from "../../src/agent/state.js";
+import type { TurnResult } from "../../src/domain/turn.js";
+import { GATE_CLASSES } from "../../src/learn/index.js";
+import type { TurnAttempt } from "../../src/service/types.js";
+import { chunk, fakeRetriever, harness, scriptedModels, turn } from "./support.js";
+
+/** Frustration from the conversation, not one message; and the clarify budget of replies that pick nothing. */
+
+function reading(label: GateClass, p: number, frustration = label === "frustration" ? p : 0.01): GateReading {
+  const scores = Object.fromEntries(GATE_CLASSES.map((c) => [c, c === label ? p : c === "frustration" ? frustration : 0.01])) as GateReading["scores"];
+  return { label, probability: p, confident: false, scores };
+}
+
+/** Gates that read each known text as given, anything else as plain knowledge. */
+function gatesOf(readings: Record<string, GateReading>): Gates {
+  return { read: (text) => readings[text] ?? reading("knowledge", 0.9) };
+}
+
+const entry = (user: string, outcome: HistoryEntry["outcome"] = "answer"): HistoryEntry => ({
+  user,
+  reply: "…",
+  outcome,
+  language: "en",
+  turnId: "t",
+  requestId: "",
+  completedAt: "2026-12-01T00:00:00.000Z",
+});
+
+const signal = (text: string, history: string[], readings: Record<string, GateReading> = {}) =>
+  conversationSignal({ text, reading: gatesOf(readings).read(text), history: history.map((h) => entry(h)), gates: gatesOf(readings) });
+
+describe("conversation-level frustration", () => {
+  it("the same question asked again, across spelling variants", () => {
+    expect(signal("What is the deductible for motor body insurance?", ["what's the deductible for motor body insurance"])).toMatchObject({ signal: "repeat" });
+    // Arabic ي/ك, ZWNJ and Persian digits fold to the same terms.
+    expect(signal("فرانشيز بيمه بدنه خودرو چقدر است؟", ["سلام", "فرانشیز بیمه بدنه خودرو چقدر است"])).toMatchObject({ signal: "repeat" });
+    expect(signal("What is the deductible for motor body insurance?", ["How much does travel insurance cost?"])).toBeNull();
+  });
+
+  it("a restatement with annoyance in it, a word and its inflection counting as one", () => {
+    const annoyed = { "ugh. i asked a simple question. does it cover scuba or not??": reading("frustration", 0.6) };
+    expect(signal("ugh. i asked a simple question. does it cover scuba or not??", ["Does Hamsafar cover scuba diving?"], annoyed)).toMatchObject({
+      signal: "repeat",
+      detail: "restated an earlier question with annoyance (2 of its 4 terms)",
+    });
+    const fa = "بابا سه بار پرسیدم! فقط بگو چند روز وقت دارم خسارت گوشیمو اعلام کنم؟";
+    expect(signal(fa, ["مهلت اعلام خسارت گجت گارد چند روزه؟"], { [fa]: reading("frustration", 0.4) })).toMatchObject({ signal: "repeat" });
+  });
+
+  it("never calls a calm follow-up a repeat, even with the same words and another number", () => {
+    expect(signal("how much is hamsafar standard for 10 days?", ["how much is hamsafar standard for 5 days?"])).toBeNull();
+    expect(signal("and for premier?", ["how much is hamsafar standard for 5 days?"])).toBeNull();
+  });
+
+  it("a second 'that's not what I asked', though neither was sure enough alone", () => {
+    const readings = { "that's not what I asked": reading("frustration", 0.55), "no, I meant the excess for my wife": reading("frustration", 0.5) };
+    expect(signal("no, I meant the excess for my wife", ["what is the excess?", "that's not what I asked"], readings)).toMatchObject({ signal: "again" });
+    expect(signal("no, I meant the excess for my wife", ["what is the excess?"], readings)).toBeNull();
+  });
+
+  it("anger that rises from one message to the next", () => {
+    const readings = { "hmm, that doesn't really answer it": reading("knowledge", 0.6, 0.25), "ARE YOU EVEN READING WHAT I WRITE": reading("knowledge", 0.5, 0.3) };
+    expect(signal("ARE YOU EVEN READING WHAT I WRITE", ["hmm, that doesn't really answer it"], readings)).toMatchObject({ signal: "rising" });
+    expect(signal("ARE YOU EVEN READING WHAT I WRITE", ["what is the excess?"], readings)).toBeNull();
+  });
+});
+
+const travel = chunk("travel-en#4", "A 7-day trip costs 1,200,000 rials for a traveller under 60.", { title: "Travel Insurance", product: "travel", domain: "travel" });
+const health = chunk("health-supplementary-en#5", "The monthly premium is 2,500,000 rials per person under 40.", {
+  title: "Supplementary Health Insurance",
+  product: "health-supplementary",
+  domain: "health",
+});
+
+function completed(attempt: TurnAttempt): TurnResult {
+  if (attempt.kind !== "completed") throw new Error(`expected completed, got ${attempt.kind}`);
+  return attempt.result;
+}
+
+describe("replies to a clarifying question that pick none of its options", () => {
+  it("count toward the clarify budget: the question again, then budget_exhausted", async () => {
+    // The first question is ambiguous; the replies add nothing retrieval can use.
+    const retriever = fakeRetriever((request) =>
+      request.query === "How much does it cost?"
+        ? [
+            { chunk: travel, score: 0.6 },
+            { chunk: health, score: 0.58 },
+          ]
+        : [{ chunk: travel, score: 0.1 }],
+    );
+    const models = scriptedModels({ triage: () => ({ intent: "knowledge", confidence: 0.9 }), contextualize: (input) => ({ query: input.text }) });
+    const h = harness({ models, retriever });
+    const first = completed(await h.service.runTurn(turn("How much does it cost?")));
+    expect(first.outcome).toMatchObject({ kind: "clarify", attempt: 1 });
+
+    const summaries: string[] = [];
+    const second = completed(await h.service.runTurn(turn("idk, whatever"), { onProgress: (e) => e.phase === "completed" && summaries.push(`${e.node}: ${e.summary}`) }));
+    expect(second.outcome).toMatchObject({ kind: "clarify", attempt: 2, options: (first.outcome as { options: unknown[] }).options });
+    expect(summaries).toContain("grade: ambiguous (clarify_reply)");
+    expect(summaries.find((s) => s.startsWith("triage"))).toMatch(/^triage: reply to the clarifying question picks no option/u);
+
+    const third = completed(await h.service.runTurn(turn("you tell me")));
+    expect(third.outcome).toMatchObject({ kind: "escalate", reason: "budget_exhausted" });
+  });
+
+  it("a reply that names an option still picks it", async () => {
+    const retriever = fakeRetriever((request) =>
+      request.documentIds?.includes("travel-en")
+        ? [{ chunk: travel, score: 0.8 }]
+        : [
+            { chunk: travel, score: 0.6 },
+            { chunk: health, score: 0.58 },
+          ],
+    );
+    const models = scriptedModels({
+      triage: () => ({ intent: "knowledge", confidence: 0.9 }),
+      generate: () => ({ claims: [{ text: "A 7-day trip costs 1,200,000 rials for a traveller under 60.", chunkIds: ["travel-en#4"] }], answered: true, confidence: 0.9 }),
+    });
+    const h = harness({ models, retriever });
+    completed(await h.service.runTurn(turn("How much does it cost?")));
+    expect(completed(await h.service.runTurn(turn("the travel one"))).outcome).toMatchObject({ kind: "answer" });
+  });
+});
