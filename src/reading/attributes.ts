@@ -47,8 +47,11 @@ export function speaksOf(terms: ReadonlySet<string>, attribute: Attribute): bool
  * Forms that say the attribute without naming it: "up to 2,000", «تا ۲٬۰۰۰» is a limit however the
  * row is labelled ("Dental").
  */
+const UP_TO_AMOUNT = /(?:^|[\s(])(?:up to|upto|max(?:imum)?\.?|at most|تا|حداکثر)\s*(?:aed|usd|\$|€|£)?\s*\d/iu;
 const SPOKEN_BY_FORM: Partial<Record<Attribute, RegExp>> = {
-  limit: /(?:^|[\s(])(?:up to|upto|max(?:imum)?\.?|at most|تا|حداکثر)\s*(?:aed|usd|\$|€|£)?\s*\d/iu,
+  limit: UP_TO_AMOUNT,
+  // "Lost baggage: up to €500" says the loss is covered, up to that amount.
+  covered: UP_TO_AMOUNT,
 };
 
 /** True when the passage's form says the attribute (see SPOKEN_BY_FORM). */

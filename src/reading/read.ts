@@ -72,6 +72,8 @@ export const READER_RULES = {
   /** Weights of a question term found only in a unit's heading path / caption / headers, or only in its title or product name. */
   contextWeight: 0.8,
   titleWeight: 0.6,
+  /** A stated age, amount or duration weighs this many average terms. */
+  quantityWeight: 1.5,
   /** A term covered by a word of its concept rather than itself counts this share. */
   conceptWeight: 0.9,
   /** A unit that speaks of the asked attribute but lacks its form (a price question, no figure) counts this share. */
@@ -156,8 +158,9 @@ function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags,
   }
   const quantities = question.quantities.filter(judgeable).length;
   if (quantities > 0) {
-    // Each stated quantity weighs like an average term; fitting one covers it.
-    const w = terms.length > 0 ? total / terms.length : 1;
+    // Each stated quantity weighs more than an average term (an age or a trip length picks the
+    // row the answer is in); fitting one covers it.
+    const w = (terms.length > 0 ? total / terms.length : 1) * READER_RULES.quantityWeight;
     total += quantities * w;
     got += Math.min(quantityFit, quantities) * w;
   }

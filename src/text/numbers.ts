@@ -28,3 +28,25 @@ export function canonicalNumber(raw: string): string {
   const value = Number(plain);
   return Number.isFinite(value) ? String(value) : plain;
 }
+
+const RANGE_NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`;
+const RANGE = new RegExp(String.raw`(${RANGE_NUMBER})\s*(?:-|–|—|‑|to|until|till|تا|الی)\s*(${RANGE_NUMBER})`, "giu");
+
+/**
+ * The closed ranges a text states ("31–40", "8 to 15 days", «۶۶ تا ۷۵», "80,001–150,000"), as
+ * [low, high] with low ≤ high: a question's "35" or "a 10-day trip" lies in one without
+ * sharing its digits. Dates are not ranges ("2024-05-01" has two dashes).
+ */
+export function extractRanges(text: string): Array<[number, number]> {
+  const ascii = toAsciiDigits(text).replace(/\u066C/gu, ",").replace(/\u066B/gu, ".");
+  const out: Array<[number, number]> = [];
+  for (const match of ascii.matchAll(RANGE)) {
+    const before = ascii[match.index - 1];
+    const after = ascii[match.index + match[0].length];
+    if ((before !== undefined && /[\d/-]/u.test(before)) || (after !== undefined && /[\d/]/u.test(after)) || (after === "-" && /\d/u.test(ascii[match.index + match[0].length + 1] ?? ""))) continue;
+    const lo = Number(match[1]!.replace(/,/gu, ""));
+    const hi = Number(match[2]!.replace(/,/gu, ""));
+    if (Number.isFinite(lo) && Number.isFinite(hi) && lo <= hi) out.push([lo, hi]);
+  }
+  return out;
+}

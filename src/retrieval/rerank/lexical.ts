@@ -1,5 +1,6 @@
 import { analyze } from "../../text/analysis/index.js";
 import { CONCEPT_TOKEN_PREFIX } from "../../text/concepts.js";
+import { extractRanges } from "../../text/numbers.js";
 import { candidateTermStats, type TermStats } from "../hybrid/bm25.js";
 import { fieldText } from "../hybrid/chunker.js";
 import type { Chunk, Reranker } from "../types.js";
@@ -95,9 +96,9 @@ export function scoreParts(queryTerms: readonly string[], idf: readonly number[]
   return computeParts(queryTerms, idf, chunkTerms(chunk, analyze, new WeakMap()), new NearFormCache());
 }
 
-function computeParts(queryTerms: readonly string[], idf: readonly number[], { fieldTerms, sequence }: ChunkTerms, near: NearFormCache): ScoreParts {
-  const matcher = new TermMatcher(sequence, near);
-  const fieldMatcher = new TermMatcher(fieldTerms, near);
+function computeParts(queryTerms: readonly string[], idf: readonly number[], { fieldTerms, sequence, ranges }: ChunkTerms, near: NearFormCache): ScoreParts {
+  const matcher = new TermMatcher(sequence, near, ranges);
+  const fieldMatcher = new TermMatcher(fieldTerms, near, []);
 
   let weightSum = 0;
   let covered = 0;
@@ -122,13 +123,15 @@ function computeParts(queryTerms: readonly string[], idf: readonly number[], { f
 interface ChunkTerms {
   fieldTerms: string[];
   sequence: string[];
+  /** The ranges the chunk states ("31–40"): a query's number inside one is a match. */
+  ranges: Array<[number, number]>;
 }
 
 function chunkTerms(chunk: Chunk, termsOf: (text: string) => string[], cache: WeakMap<Chunk, ChunkTerms>): ChunkTerms {
   let terms = cache.get(chunk);
   if (terms === undefined) {
     const fieldTerms = termsOf(fieldText(chunk));
-    terms = { fieldTerms, sequence: [...fieldTerms, ...termsOf(chunk.text)] };
+    terms = { fieldTerms, sequence: [...fieldTerms, ...termsOf(chunk.text)], ranges: extractRanges(chunk.text) };
     cache.set(chunk, terms);
   }
   return terms;
@@ -141,6 +144,7 @@ class TermMatcher {
   constructor(
     sequence: readonly string[],
     private readonly near: NearFormCache,
+    private readonly ranges: ReadonlyArray<[number, number]>,
   ) {
     sequence.forEach((term, position) => {
       const list = this.positionsByTerm.get(term);
@@ -152,7 +156,12 @@ class TermMatcher {
   match(queryTerm: string): { credit: number; positions: number[] } {
     const exact = this.positionsByTerm.get(queryTerm);
     if (exact !== undefined) return { credit: 1, positions: exact };
-    // Numbers match exactly only; so do concept tokens ("~car" is not near "~cargo").
+    // A number inside a range the chunk states: "35" is a row "31–40" (no position: it is not a word of the chunk).
+    if (/^\d+(?:\.\d+)?$/u.test(queryTerm)) {
+      const value = Number(queryTerm);
+      return { credit: this.ranges.some(([lo, hi]) => value >= lo && value <= hi) ? RANGE_CREDIT : 0, positions: [] };
+    }
+    // Other numbers match exactly only; so do concept tokens ("~car" is not near "~cargo").
     if (/\d/u.test(queryTerm) || queryTerm.startsWith(CONCEPT_TOKEN_PREFIX)) return { credit: 0, positions: [] };
     let credit = 0;
     let positions: number[] = [];
@@ -168,6 +177,7 @@ class TermMatcher {
 }
 
 const NEAR_CREDIT = 0.7;
+const RANGE_CREDIT = 0.8;
 const MIN_DICE = 0.6;
 
 /**
