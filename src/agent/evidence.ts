@@ -124,6 +124,7 @@ export function readingUnits(hits: readonly Hit[]): ReadingUnit[] {
       sectionPath: chunk.sectionPath ?? (chunk.section === "" ? [] : chunk.section.split(" > ")),
       text: chunk.text,
       score,
+      position: chunk.chunkIndex,
       shape: shapeOf(chunk),
     });
   };

@@ -34,6 +34,25 @@ function quotesPieces(claim: string, chunk: string): boolean {
   return true;
 }
 
+/**
+ * A claim that is a whole piece of its chunk's text — from the start or a separator (" — ", ": ",
+ * a sentence end) to the end or the next one — is verbatim too: a list item quoted without the
+ * lead-in its chunk repeats ("8 to 15 days: 6,800,000 rials").
+ */
+function isFragment(claim: string, chunk: string): boolean {
+  const piece = comparable(claim);
+  if (piece.length < 3) return false;
+  const haystack = comparable(chunk);
+  let at = haystack.indexOf(piece);
+  while (at >= 0) {
+    const before = haystack.slice(0, at);
+    const after = haystack.slice(at + piece.length);
+    if ((before === "" || /(?:\s—|:|[.!?])\s*$/u.test(before)) && (after === "" || /^\s*(?:—|;|[.!?])/u.test(after))) return true;
+    at = haystack.indexOf(piece, at + 1);
+  }
+  return false;
+}
+
 export function checkGrounding(claims: readonly CitedClaim[], evidence: readonly EvidenceChunk[]): GroundingReport {
   const byId = new Map(evidence.map((e) => [e.chunkId, e]));
   const failures: GroundingReport["failures"] = [];
@@ -50,7 +69,7 @@ export function checkGrounding(claims: readonly CitedClaim[], evidence: readonly
       failures.push({ claimIndex, reason: `number ${missing.join(", ")} not in the cited chunk ${sources.map((s) => s.chunkId).join(", ")}` });
     }
     const sentence = comparable(claim.text);
-    verbatim.push(sources.some((s) => splitSentences(s.text).some((candidate) => comparable(candidate) === sentence) || quotesPieces(claim.text, s.text)));
+    verbatim.push(sources.some((s) => splitSentences(s.text).some((candidate) => comparable(candidate) === sentence) || quotesPieces(claim.text, s.text) || isFragment(claim.text, s.text)));
   });
   return { failures, verbatim };
 }

@@ -79,6 +79,8 @@ export const READER_RULES = {
   /** A unit that speaks of the asked attribute but lacks its form (a price question, no figure) counts this share. */
   formlessFactor: 0.5,
   maxOptions: 4,
+  /** The longest list answered whole (its items each cited). */
+  maxListItems: 8,
 } as const;
 
 interface Bags {
@@ -190,9 +192,8 @@ function quantityAgreement(text: string, question: QuestionAnalysis): { fit: num
   return { fit, conflict };
 }
 
-type Candidate =
-  | { kind: "sentence" | "item"; unit: ReadingUnit; text: string; extra: ReaderClaim[]; score: Scored }
-  | { kind: "table"; table: Table; reading: CellReading; score: Scored };
+type TextCandidate = { kind: "sentence" | "item"; unit: ReadingUnit; text: string; extra: ReaderClaim[]; score: Scored };
+type Candidate = TextCandidate | { kind: "table"; table: Table; reading: CellReading; score: Scored };
 
 function productOf(c: Candidate): string {
   return c.kind === "table" ? c.table.sample.product : c.unit.product;
@@ -270,6 +271,7 @@ export function read(input: ReaderInput): ReaderVerdict {
       candidates.push({ kind: "sentence", unit, text: sentence, extra, score: judgedScore });
     });
   }
+  candidates.push(...listCandidates(candidates, corrected, terms, taxonomy));
   for (const table of tablesOf(units)) {
     const reading = readTable(table, corrected);
     const score = tableScore(table, reading, corrected, terms, taxonomy);
@@ -358,6 +360,47 @@ function productsMentioned(taxonomy: Taxonomy, terms: readonly string[]): Produc
     if (found.length === 0) found = having;
   }
   return found;
+}
+
+/**
+ * A list whose items each state the asked figure for another case ("Up to 7 days: 4,500,000
+ * rials", "8 to 15 days: …"), asked about without saying which case: no item answers better than
+ * the others, and the answer is the list — its lead-in and its items, each cited. When the
+ * question's words or quantities pick one item, that item stands out and no list is offered.
+ */
+function listCandidates(candidates: readonly Candidate[], question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy): Candidate[] {
+  const main = question.asked.find((a) => FIGURE_ATTRIBUTES.has(a));
+  if (main === undefined) return [];
+  const groups = new Map<string, TextCandidate[]>();
+  for (const c of candidates) {
+    if (c.kind !== "item" || c.unit.shape.kind !== "item" || c.unit.shape.leadIn === null) continue;
+    const key = `${c.unit.documentId}\u0000${c.unit.sectionPath.join(">")}\u0000${c.unit.shape.leadIn}`;
+    const group = groups.get(key) ?? [];
+    group.push(c);
+    groups.set(key, group);
+  }
+  const out: Candidate[] = [];
+  for (const group of groups.values()) {
+    if (group.length < 2 || group.length > READER_RULES.maxListItems) continue;
+    const coverages = group.map((c) => c.score.coverage);
+    if (Math.max(...coverages) - Math.min(...coverages) > READER_RULES.structureMargin) continue;
+    if (!group.every((c) => c.unit.shape.kind === "item" && formFits(c.unit.shape.item, [main]))) continue;
+    const ordered = [...group].sort((a, b) => (a.unit.position ?? 0) - (b.unit.position ?? 0));
+    const first = ordered[0]!;
+    const leadIn = first.unit.shape.kind === "item" ? (first.unit.shape.leadIn ?? "") : "";
+    const own = new Set(analyze([leadIn, ...ordered.map((c) => (c.unit.shape.kind === "item" ? c.unit.shape.item : ""))].join(" ")));
+    const { context, title } = unitBags(first.unit);
+    const score = cover(question, terms, { own, context, title, form: ordered.map((c) => c.unit.text).join(" ") }, taxonomy, 0);
+    out.push({
+      kind: "item",
+      unit: first.unit,
+      text: first.text,
+      // The first item with its heading and lead-in, then the others' own words.
+      extra: ordered.slice(1).map((c) => ({ text: c.unit.shape.kind === "item" ? c.unit.shape.item : c.text, chunkIds: [c.unit.chunkId] })),
+      score: judged(score, leadIn + " " + ordered.map((c) => c.text).join(" "), new Set([...own, ...context]), question, 0),
+    });
+  }
+  return out;
 }
 
 /** Cells beat items beat sentences on a tie: the more structured answer states less around the fact. */

@@ -32,5 +32,7 @@ export interface ReadingUnit {
   text: string;
   /** Retrieval's relevance score (0..1); neighbours carry their hit's. */
   score: number;
+  /** The unit's place in its document (lists are read in document order). */
+  position?: number;
   shape: UnitShape;
 }
