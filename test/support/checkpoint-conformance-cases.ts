@@ -90,7 +90,7 @@ export const LIST_CASES_EXPECTING_PRUNED_CHECKPOINTS: readonly string[] = [
 ];
 
 /**
- * Skipped against the savers that prune (file and Postgres through the one-checkpoint-per-turn
+ * Skipped against the savers that prune (memory, file and Postgres through the one-checkpoint-per-turn
  * path): they assert history that pruning removes by design. Nothing else is skipped.
  */
 export const PRUNED_HISTORY_CASES: readonly SkippedCase[] = [

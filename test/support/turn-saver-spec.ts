@@ -8,7 +8,7 @@ import type { TurnScopedSaver } from "../../src/persistence/turn-scoped-saver.js
 export interface TurnSaverBackend {
   saver: TurnScopedSaver;
   locks: ThreadLocks;
-  /** False for memory, whose MemorySaver keeps every checkpoint. */
+  /** False for a backend that keeps every checkpoint (none today: memory prunes too). */
   prunes: boolean;
   close(): Promise<void>;
 }
