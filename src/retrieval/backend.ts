@@ -296,7 +296,7 @@ async function startupCorpus(config: Config, options: RetrievalBackendOptions, i
   const documents: SourceDocument[] = [];
   const problems: CorpusProblem[] = [];
   for (const dir of dirs) {
-    let corpus;
+    let corpus: Awaited<ReturnType<typeof loadCorpusDir>>;
     try {
       corpus = await loadCorpusDir(dir, { tenantId: "", limits: fileLimits(rules) });
     } catch (error) {

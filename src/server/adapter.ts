@@ -50,6 +50,7 @@ function registerRefusal(router: ConnectRouter, method: DescMethod): void {
       throw refusal(ctx);
     });
   } else if (method.methodKind === "server_streaming") {
+    // biome-ignore lint/correctness/useYield: a server-streaming handler must be a generator; this one refuses before its first message
     router.rpc(method as DescMethodServerStreaming, async function* (_req, ctx) {
       throw refusal(ctx);
     });

@@ -27,13 +27,14 @@ const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/u;
  * typed on a client that writes "\r\n"; they are read as "\n" (see normalizeLineEnds), so only ids
  * and titles refuse them.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's job
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/u;
 /*
  * What a blank check looks through: every control character, and the zero-width characters that
  * render as nothing (ZWSP, ZWNJ, ZWJ, word joiner, BOM). A ZWNJ between Persian letters is part of
  * a word and stays in the text; only a text of nothing else is blank.
  */
-const INVISIBLE = /[\p{Cc}\u200B\u200C\u200D\u2060\uFEFF]/gu;
+const INVISIBLE = /\p{Cc}|\u200B|\u200C|\u200D|\u2060|\uFEFF/gu;
 
 /** `must not contain control characters (U+001B at character 4)` for the first one, or null. */
 export function controlCharacterProblem(value: string): string | null {

@@ -56,19 +56,31 @@ export function parseConceptLexicon(text: string, source = "lexicon"): ConceptLe
   const phrases = new Map<string, Phrase[]>();
   const ids = new Set<string>();
   let hash = 0x811c9dc5;
-  text.split(/\r?\n/u).forEach((raw, index) => {
+  for (const [index, raw] of text.split(/\r?\n/u).entries()) {
     const line = raw.trim();
-    if (line === "" || line.startsWith("#")) return;
+    if (line === "" || line.startsWith("#")) continue;
     const at = `${source}:${index + 1}`;
     const fields = raw.split("\t");
-    if (fields.length !== 3) return void problems.push(`${at}: expected 3 tab-separated fields (id, english, persian), got ${fields.length}`);
+    if (fields.length !== 3) {
+      problems.push(`${at}: expected 3 tab-separated fields (id, english, persian), got ${fields.length}`);
+      continue;
+    }
     const [id = "", english = "", persian = ""] = fields.map((f) => f.trim());
-    if (!ID.test(id)) return void problems.push(`${at}: concept id "${id.slice(0, 40)}" is not a lower-case slug`);
-    if (ids.has(id)) return void problems.push(`${at}: concept "${id}" is defined twice`);
+    if (!ID.test(id)) {
+      problems.push(`${at}: concept id "${id.slice(0, 40)}" is not a lower-case slug`);
+      continue;
+    }
+    if (ids.has(id)) {
+      problems.push(`${at}: concept "${id}" is defined twice`);
+      continue;
+    }
     ids.add(id);
     for (const char of `${id}\t${english}\t${persian}\n`) hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 0x01000193) >>> 0;
     const words = [...english.split("|"), ...persian.split("|")].map((w) => w.trim()).filter((w) => w !== "");
-    if (words.length === 0) return void problems.push(`${at}: concept "${id}" has no words`);
+    if (words.length === 0) {
+      problems.push(`${at}: concept "${id}" has no words`);
+      continue;
+    }
     for (const word of words) {
       const terms = analyze(word);
       // A phrase the analyzer shrinks to one term lost a word that carried its meaning ("not
@@ -90,7 +102,7 @@ export function parseConceptLexicon(text: string, source = "lexicon"): ConceptLe
       if (!list.some((p) => p.concept === id && p.terms.join(" ") === terms.join(" "))) list.push({ terms, concept: id });
       phrases.set(terms[0]!, list);
     }
-  });
+  }
   if (problems.length > 0) throw new LexiconError(problems);
   for (const term of contested) single.delete(term);
   // Longest phrase first, so "sum insured" wins over "sum".
