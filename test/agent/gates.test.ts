@@ -96,8 +96,13 @@ describe("the learned gates route each class, acting alone when sure", () => {
 
     const models = answering();
     const answered = harness({ models, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]), gates: fixedGates("out_of_scope", 0.9, true) });
-    const on = await run(answered, "zagros gold minimum deductible");
+    const on = await run(answered, "whats the minimum deductible on motor body");
     expect(on.result.outcome).toMatchObject({ kind: "answer", answerKind: "grounded" });
+
+    // A high score the reader cannot answer from ("gold plan" is in no chunk) stays out of scope.
+    const unanswered = harness({ models: answering(), retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]), gates: fixedGates("out_of_scope", 0.9, true) });
+    const still = await run(unanswered, "zagros gold plan membership perks");
+    expect(still.result.outcome).toMatchObject({ kind: "answer", answerKind: "out_of_scope" });
   });
 });
 
@@ -109,9 +114,10 @@ describe("when the classifier is unsure, the triage model settles knowledge agai
         candidates.push(input.candidate);
         return { intent: "knowledge", confidence: 0.8 };
       },
-      generate: () => ({ claims: [{ text: "The minimum deductible is 5,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.9 }),
+      generate: () => ({ claims: [{ text: "Send complaints by email to complaints@example.com.", chunkIds: ["contact-en#2"] }], answered: true, confidence: 0.9 }),
     });
-    const h = harness({ models, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]), gates: fixedGates("restricted:complaint", 0.55, false) });
+    const complaints = chunk("contact-en#2", "Send complaints by email to complaints@example.com.", { title: "Contact Us", product: "contact" });
+    const h = harness({ models, retriever: fakeRetriever(() => [{ chunk: complaints, score: 0.8 }]), gates: fixedGates("restricted:complaint", 0.55, false) });
     const { result, triage } = await run(h, "what's the email to send a complaint to");
     expect(candidates).toEqual(["making a complaint"]);
     expect(result.outcome).toMatchObject({ kind: "answer", answerKind: "grounded" });

@@ -107,19 +107,24 @@ describe("turns through the Gemini provider (fake API)", () => {
     const h = geminiHarness((call) => {
       if (call.role === "triage") return { json: { intent: "knowledge", confidence: 0.95 } };
       if (call.role === "verify") return { json: { claims: [{ index: 0, supported: true, reason: "the chunk states the minimum" }] } };
+      // The offline reader's words do not reach "the least I pay", so the grade model is asked.
+      if (call.role === "grade") return { json: { verdict: "sufficient", relevantChunkIds: ["motor-body-en#3"] } };
       return { json: { claims: [{ text: "You pay at least 5,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.8 } };
     });
     const { result } = await run(h, "What is the least I pay?");
     expect(result.outcome).toMatchObject({ kind: "answer", text: "You pay at least 5,000,000 rials." });
-    expect(roles()).toEqual(["triage", "generate", "verify"]);
+    expect(roles()).toEqual(["triage", "grade", "generate", "verify"]);
     const verify = fake.generateCalls().find((c) => c.role === "verify")!;
     expect(verify.user).toContain('<claim index="0">\n<statement>\nYou pay at least 5,000,000 rials.\n</statement>\n<chunk id="motor-body-en#3"');
   });
 
   it("escalates when Gemini says the chunks do not answer (answered: false)", async () => {
-    const h = geminiHarness((call) =>
-      call.role === "triage" ? { json: { intent: "knowledge", confidence: 0.95 } } : { json: { claims: [], answered: false, confidence: 0.2 } },
-    );
+    const h = geminiHarness((call) => {
+      if (call.role === "triage") return { json: { intent: "knowledge", confidence: 0.95 } };
+      // The grade model finds the chunk relevant; the answer model finds no answer in it.
+      if (call.role === "grade") return { json: { verdict: "sufficient", relevantChunkIds: ["motor-body-en#3"] } };
+      return { json: { claims: [], answered: false, confidence: 0.2 } };
+    });
     const { result } = await run(h, "Does it cover volcanic eruptions on Mars?");
     expect(result.outcome).toMatchObject({ kind: "escalate", reason: "low_confidence" });
   });
