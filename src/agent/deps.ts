@@ -23,6 +23,8 @@ export interface AgentSettings {
     insufficientScore: number;
     /** Results within this score of the best count as equally good when judging ambiguity. */
     ambiguityMargin: number;
+    /** A message the classifier read as out of scope is answered only by a reading this complete. */
+    outOfScopeCoverage: number;
     /** At most this many options in a clarifying question. */
     maxClarifyOptions: number;
   };

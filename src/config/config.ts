@@ -168,6 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sufficientScore: e.FRONTDESK_SUFFICIENT_SCORE,
       insufficientScore: e.FRONTDESK_INSUFFICIENT_SCORE,
       ambiguityMargin: e.FRONTDESK_AMBIGUITY_MARGIN,
+      outOfScopeCoverage: e.FRONTDESK_OUT_OF_SCOPE_COVERAGE,
       maxClarifyOptions: e.FRONTDESK_MAX_CLARIFY_OPTIONS,
     },
     persistence: {

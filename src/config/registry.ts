@@ -115,6 +115,10 @@ const SERVICE = {
     schema: z.coerce.number().min(0).max(1).default(0.25),
     description: "below it retrieval is insufficient without asking a model",
   },
+  FRONTDESK_OUT_OF_SCOPE_COVERAGE: {
+    schema: z.coerce.number().min(0).max(1).default(0.7),
+    description: "share of the question the reader's answer must cover to answer a message the gate classifier read as out of scope",
+  },
   FRONTDESK_AMBIGUITY_MARGIN: { schema: z.coerce.number().min(0).max(1).default(0.12), description: "results this close to the best count as equally good" },
   FRONTDESK_MAX_CLARIFY_OPTIONS: { schema: int(2, 10).default(4), description: "options in a clarifying question" },
 

@@ -147,6 +147,7 @@ export interface Config {
     sufficientScore: number;
     insufficientScore: number;
     ambiguityMargin: number;
+    outOfScopeCoverage: number;
     maxClarifyOptions: number;
   };
   persistence: {

@@ -174,7 +174,10 @@ function quantityAgreement(text: string, question: QuestionAnalysis): { fit: num
   const quantities = question.quantities.filter(judgeable);
   if (quantities.length === 0) return { fit: 0, conflict: 0 };
   const hint = unitHint(text);
-  const pieces = text.split(/[;,،؛]|\s(?:and|or|و|یا)\s/u);
+  // Each stated case on its own: clauses, a label and its value ("Up to 7 days: 4,500,000"), a
+  // heading and its text; a comma before three digits groups thousands and a colon before digits
+  // is a time, neither separates.
+  const pieces = text.split(/[;،؛]|,(?!\d{3}(?!\d))|:(?!\d)|\s[—–]\s|\s(?:and|or|و|یا)\s/u);
   let fit = 0;
   let conflict = 0;
   for (const q of quantities) {
@@ -381,10 +384,13 @@ function listCandidates(candidates: readonly Candidate[], question: QuestionAnal
   }
   const out: Candidate[] = [];
   for (const group of groups.values()) {
-    if (group.length < 2 || group.length > READER_RULES.maxListItems) continue;
-    const coverages = group.map((c) => c.score.coverage);
+    if (group.length > READER_RULES.maxListItems) continue;
+    // The items that state the figure must tie; an item that states none ("Friday: closed") is
+    // still part of the list's answer.
+    const stating = group.filter((c) => c.unit.shape.kind === "item" && formFits(c.unit.shape.item, [main]));
+    if (stating.length < 2) continue;
+    const coverages = stating.map((c) => c.score.coverage);
     if (Math.max(...coverages) - Math.min(...coverages) > READER_RULES.structureMargin) continue;
-    if (!group.every((c) => c.unit.shape.kind === "item" && formFits(c.unit.shape.item, [main]))) continue;
     const ordered = [...group].sort((a, b) => (a.unit.position ?? 0) - (b.unit.position ?? 0));
     const first = ordered[0]!;
     const leadIn = first.unit.shape.kind === "item" ? (first.unit.shape.leadIn ?? "") : "";

@@ -103,6 +103,12 @@ describe("the learned gates route each class, acting alone when sure", () => {
     const unanswered = harness({ models: answering(), retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]), gates: fixedGates("out_of_scope", 0.9, true) });
     const still = await run(unanswered, "zagros gold plan membership perks");
     expect(still.result.outcome).toMatchObject({ kind: "answer", answerKind: "out_of_scope" });
+
+    // Half the question in common (the head office in Tehran) is not a reading of it: the reader
+    // would quote the address (coverage 0.51), but the classifier's out_of_scope stands.
+    const office = chunk("contact-en#9", "The head office is at 48 Golestan Street, Tehran. The head office opens at 8:00.", { title: "Contact Us", product: "contact" });
+    const weather = harness({ models: answering(), retriever: fakeRetriever(() => [{ chunk: office, score: 0.5 }]), gates: fixedGates("out_of_scope", 0.9, true) });
+    expect((await run(weather, "where in tehran is the head office for picnic weather")).result.outcome).toMatchObject({ kind: "answer", answerKind: "out_of_scope" });
   });
 });
 

@@ -40,7 +40,7 @@ export const defaultSettings: AgentSettings = {
   budgets: { retrievalRounds: 2, clarifyStreak: 2, regenerations: 1, modelCalls: 8 },
   limits: { historyTurns: 6, summaryMaxChars: 1_200, replayRecords: 20 },
   retrieval: { topK: 6 },
-  grading: { minConfidence: 0.45, sufficientScore: 0.55, insufficientScore: 0.25, ambiguityMargin: 0.12, maxClarifyOptions: 4 },
+  grading: { minConfidence: 0.45, sufficientScore: 0.55, insufficientScore: 0.25, ambiguityMargin: 0.12, outOfScopeCoverage: 0.7, maxClarifyOptions: 4 },
   clarifyWithModel: false,
   // Scripted models stand in for a real model: the uncertain band asks them.
   gradeWithModel: true,

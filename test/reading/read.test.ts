@@ -69,4 +69,48 @@ describe("the reader", () => {
   it("hands off what the documents never mention, however well the rest matches", () => {
     expect(reading("does voyager cover skiing?")).toMatchObject({ kind: "insufficient", reason: expect.stringContaining("ski") });
   });
+
+  it("answers a list of hours whole, an item that states no time (\"closed\") with the rest", () => {
+    const leadIn = "The help desk opening hours are:";
+    const items = ["Monday to Thursday: 9:00 to 17:00", "Friday: 9:00 to 13:00", "Weekends: closed"];
+    const units: ReadingUnit[] = items.map((item, i) => ({
+      ...base,
+      domain: "service",
+      chunkId: `desk#${i}`,
+      documentId: "desk",
+      title: "Help Desk",
+      product: "desk",
+      sectionPath: ["Help desk"],
+      text: `Help desk — ${leadIn} ${item}`,
+      position: i,
+      shape: { kind: "item", leadIn, item },
+    }));
+    const desk = buildTaxonomy([{ id: "desk", title: "Help Desk", product: "desk", domain: "service", lang: "en", text: units.map((u) => u.text).join("\n") }]);
+    const verdict = read({ query: "what are the help desk opening hours?", language: "en", units, taxonomy: desk });
+    expect(verdict).toMatchObject({ kind: "answer", basis: "item" });
+    if (verdict.kind !== "answer") throw new Error();
+    expect(verdict.claims.flatMap((c) => c.chunkIds).sort()).toEqual(["desk#0", "desk#1", "desk#2"]);
+  });
+
+  it("reads a list item's label and value apart from its lead-in's range: 5 days is in \"Up to 7 days\", not against \"aged 18 to 65\"", () => {
+    const leadIn = "The premium for one traveller aged 18 to 65 costs:";
+    const items = ["Up to 7 days: 4,500,000 rials", "8 to 15 days: 6,800,000 rials"];
+    const units: ReadingUnit[] = items.map((item, i) => ({
+      ...base,
+      chunkId: `wander#${i}`,
+      documentId: "wander",
+      title: "Wander Travel Cover",
+      product: "wander",
+      sectionPath: ["Prices"],
+      text: `Prices — ${leadIn} ${item}`,
+      position: i,
+      shape: { kind: "item", leadIn, item },
+    }));
+    const age: ReadingUnit = { ...base, chunkId: "wander#age", documentId: "wander", title: "Wander Travel Cover", product: "wander", sectionPath: ["Prices"], text: "Travellers aged 66 to 75 pay 2 times the premium.", shape: { kind: "paragraph" } };
+    const wander = buildTaxonomy([{ id: "wander", title: "Wander Travel Cover", product: "wander", domain: "trips", lang: "en", text: [...units, age].map((u) => u.text).join("\n") }]);
+    expect(read({ query: "how much does wander cost for a 5-day trip?", language: "en", units: [age, ...units], taxonomy: wander })).toMatchObject({
+      kind: "answer",
+      claims: [{ chunkIds: ["wander#0"] }],
+    });
+  });
 });

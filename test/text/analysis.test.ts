@@ -30,6 +30,13 @@ describe("analyze: Persian", () => {
     expect(analyze("پسلرزه")).toEqual(["پسلرزه"]);
   });
 
+  it("drops an auxiliary written with its continuous prefix and no ZWNJ (میتوان, نمیشود), whatever its ending", () => {
+    expect(analyze("آیا میتوان قسطی پرداخت کرد")).toEqual(analyze("قسطی پرداخت"));
+    expect(analyze("نمیشود")).toEqual([]);
+    // A noun that merely starts with می keeps its form.
+    expect(analyze("میزان")).toEqual(["میزان"]);
+  });
+
   it("strips the adjectival ی from longer words only, and drops modal verbs", () => {
     expect(analyze("اقساطی درمانی")).toEqual(["اقساط", "درمان"]);
     expect(analyze("قسطی کشتی مالی")).toEqual(["قسطی", "کشتی", "مالی"]);

@@ -48,7 +48,9 @@ export function gradeNode(deps: AgentDeps) {
           });
 
     // Out of scope by the classifier, and the documents do not say otherwise: that is the reply.
-    if (state.gate?.kind === "classifier" && state.gate.label === "out_of_scope" && verdict.kind !== "answer") {
+    // One shared word ("Tehran" in a weather question) is not an answer: the reading must cover
+    // most of the question.
+    if (state.gate?.kind === "classifier" && state.gate.label === "out_of_scope" && (verdict.kind !== "answer" || verdict.coverage < grading.outOfScopeCoverage)) {
       return { grading: { verdict: "insufficient", relevantChunkIds: [], method: "reader", options: [], why: verdict.kind === "insufficient" ? verdict.reason : "out of scope" }, intent: "out_of_scope" };
     }
 

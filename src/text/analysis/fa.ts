@@ -31,6 +31,8 @@ const VERB_ENDING = /(?:د|ند|م|یم|ید)$/u;
 export function analyzePersianWord(word: string): string | null {
   if (FA_STOPWORDS.has(word)) return null;
   if (/^\d/u.test(word)) return word;
+  // می/نمی on a word that is itself a stopword (میتوان, نمیشود) is an auxiliary, whatever it ends in.
+  if (VERB_PREFIX.test(word) && FA_STOPWORDS.has(word.replace(VERB_PREFIX, ""))) return null;
   let stem = word;
   // Writers often drop the ZWNJ in می‌پردازد → میپردازد; without this the two spellings of
   // the same verb never match. With the ZWNJ, the prefix is already a separate stopword.
