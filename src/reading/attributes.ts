@@ -8,7 +8,7 @@ import type { Attribute } from "./question.js";
  * question's attribute word counts as covered by any passage about that attribute.
  */
 const WORDS: Record<Attribute, string> = {
-  price: "price prices cost costs premium premiums rate rates fee fees quote tariff pay monthly yearly annual annually قیمت هزینه حق بیمه نرخ تعرفه ماهانه سالانه ماهی سالی",
+  price: "price prices cost costs premium premiums rate rates fee fees quote tariff pay monthly yearly annual annually قیمت هزینه حق حق‌بیمه نرخ تعرفه ماهانه سالانه ماهی سالی",
   limit: "limit limits maximum max ceiling cap sum insured pays سقف حداکثر تعهد مبلغ",
   deductible: "deductible deductibles excess excesses franchise copay copayment فرانشیز سهم",
   waiting: "waiting wait period انتظار",
@@ -26,7 +26,20 @@ const WORDS: Record<Attribute, string> = {
   duration: "duration days months period long مدت روز ماه",
 };
 
-const TERMS = new Map<Attribute, ReadonlySet<string>>((Object.entries(WORDS) as Array<[Attribute, string]>).map(([a, words]) => [a, new Set(analyze(words))]));
+/**
+ * A compound («حق‌بیمه», premium) names the attribute as a whole, never by a part that is a word
+ * of every passage («بیمه», insurance); the part that only the compound uses («حق») is listed alone.
+ */
+function termsOf(word: string): string[] {
+  const terms = analyze(word);
+  if (terms.length <= 1) return terms;
+  const parts = new Set(word.split(/[\s\u200C]+/u).flatMap((p) => analyze(p)));
+  return terms.filter((t) => !parts.has(t));
+}
+
+const TERMS = new Map<Attribute, ReadonlySet<string>>(
+  (Object.entries(WORDS) as Array<[Attribute, string]>).map(([a, words]) => [a, new Set(words.split(/\s+/u).flatMap(termsOf))]),
+);
 
 export function attributeTerms(attribute: Attribute): ReadonlySet<string> {
   return TERMS.get(attribute) ?? new Set();

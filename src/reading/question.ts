@@ -40,6 +40,11 @@ export interface QuestionAnalysis {
   guessed?: ReadonlySet<string>;
   /** Words of one meaning in both languages: a passage naming a term's concept covers the term. */
   lexicon?: ConceptLexicon;
+  /**
+   * In a follow-up, the query's terms that the customer's own message says (by word or concept):
+   * "What about my kids?" asks about children, not again about the riding and the injury.
+   */
+  turnFocus?: ReadonlySet<string>;
 }
 
 const W = (words: string) => `(?<![\\p{L}])(?:${words})(?![\\p{L}])`;

@@ -72,6 +72,8 @@ export const READER_RULES = {
   /** Weights of a question term found only in a unit's heading path / caption / headers, or only in its title or product name. */
   contextWeight: 0.8,
   titleWeight: 0.6,
+  /** A follow-up's own terms (QuestionAnalysis.turnFocus) weigh this many times the carried-over ones. */
+  turnWeight: 2,
   /** A stated age, amount or duration weighs this many average terms. */
   quantityWeight: 1.5,
   /** A term covered by a word of its concept rather than itself counts this share. */
@@ -140,6 +142,7 @@ function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags,
     // A term the tenant's documents never use (and that names no focus: see focusTerms) is most
     // often a colloquial or filler word the documents phrase otherwise: it weighs like a common one.
     if (!taxonomy.vocabulary.has(term) || question.guessed?.has(term) === true) w = Math.min(w, 1);
+    if (question.turnFocus?.has(term) === true) w *= READER_RULES.turnWeight;
     total += w;
     let m = 0;
     if (bags.own.has(term)) m = 1;
@@ -210,6 +213,18 @@ const INTRODUCES_LIST = /:\s*$/u;
 // A worked example illustrates a rule; the rule itself is the better answer.
 const EXAMPLE = /^(?:for example|for instance|e\.g\.|example:|برای مثال|مثلاً|مثلا|مثال:)/iu;
 
+/**
+ * The query's terms the customer's message says itself, by word or by concept, when the query
+ * (rewritten from the conversation) says more; null when they are all of it or none.
+ */
+function followUpFocus(terms: readonly string[], context: string | undefined, taxonomy: Taxonomy, lexicon: ConceptLexicon | undefined): ReadonlySet<string> | null {
+  if (context === undefined) return null;
+  const said = new Set(analyze(context).map((t) => tenantForm(taxonomy, t)));
+  const concepts = lexicon === undefined ? new Set<string>() : new Set(lexicon.conceptsOfTerms([...said]));
+  const focus = new Set(terms.filter((t) => said.has(t) || (lexicon !== undefined && concepts.has(lexicon.conceptOfTerm(t) ?? "\u0000"))));
+  return focus.size === 0 || focus.size === terms.length ? null : focus;
+}
+
 /** The query's quantities, then the context's that say something the query does not (by kind and value). */
 function withContextQuantities(own: readonly Quantity[], context: readonly Quantity[]): Quantity[] {
   const key = (q: Quantity) => JSON.stringify(q);
@@ -228,7 +243,14 @@ export function read(input: ReaderInput): ReaderVerdict {
   // it weighs like a common word, as the unknown word itself would.
   const guessed = new Set(raw.filter((t) => !taxonomy.vocabulary.has(t) && correctTerm(taxonomy, t) !== t).map((t) => correctTerm(taxonomy, t)));
   if (terms.length === 0 && question.quantities.length === 0) return { kind: "insufficient", reason: "the question has no content terms", coverage: 0 };
-  const corrected: QuestionAnalysis = { ...question, terms, guessed, ...(input.lexicon === undefined ? {} : { lexicon: input.lexicon }) };
+  const turnFocus = followUpFocus(terms, input.context, taxonomy, input.lexicon);
+  const corrected: QuestionAnalysis = {
+    ...question,
+    terms,
+    guessed,
+    ...(input.lexicon === undefined ? {} : { lexicon: input.lexicon }),
+    ...(turnFocus === null ? {} : { turnFocus }),
+  };
   // What the question is about, named by a word the tenant's documents never use: they cannot answer.
   const unknownFocus = focusTerms(input.query).map((t) => tenantForm(taxonomy, t)).filter((t) => !taxonomy.vocabulary.has(t));
   if (unknownFocus.length > 0) {
@@ -387,7 +409,13 @@ function listCandidates(candidates: readonly Candidate[], question: QuestionAnal
     if (group.length > READER_RULES.maxListItems) continue;
     // The items that state the figure must tie; an item that states none ("Friday: closed") is
     // still part of the list's answer.
-    const stating = group.filter((c) => c.unit.shape.kind === "item" && formFits(c.unit.shape.item, [main]));
+    // An item whose own words name another figure ("25% discount") states that one, not the asked one.
+    const states = (item: string) => {
+      const own = new Set(analyze(item));
+      const other = [...FIGURE_ATTRIBUTES].some((a) => !question.asked.includes(a) && speaksOf(own, a));
+      return formFits(item, [main]) && (!other || speaksOf(own, main));
+    };
+    const stating = group.filter((c) => c.unit.shape.kind === "item" && states(c.unit.shape.item));
     if (stating.length < 2) continue;
     const coverages = stating.map((c) => c.score.coverage);
     if (Math.max(...coverages) - Math.min(...coverages) > READER_RULES.structureMargin) continue;

@@ -113,4 +113,25 @@ describe("the reader", () => {
       claims: [{ chunkIds: ["wander#0"] }],
     });
   });
+
+  it("in a follow-up, weighs the customer's own words over those carried from the conversation", () => {
+    const unit = (id: string, text: string): ReadingUnit => ({ ...base, chunkId: `rider#${id}`, documentId: "rider", title: "Rider Motor Cover", product: "rider", sectionPath: ["Passengers"], text, shape: { kind: "paragraph" } });
+    const units = [
+      unit("wife", "Is my wife covered if she is injured while riding in my car? Yes, a spouse riding in the insured car is covered for injury."),
+      unit("family", "Children and other family members riding in the insured car are covered as third parties."),
+    ];
+    const rider = buildTaxonomy([{ id: "rider", title: "Rider Motor Cover", product: "rider", domain: "motor", lang: "en", text: units.map((u) => u.text).join("\n") }]);
+    const query = "covered injured riding car children";
+    expect(read({ query, language: "en", units, taxonomy: rider, context: "and my children?" })).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["rider#family"] }] });
+  });
+
+  it("does not answer a price question with a list of discounts", () => {
+    const leadIn = "Claim-free years earn a discount on the premium:";
+    const items = ["1 claim-free year: 25% discount", "2 claim-free years: 35% discount"];
+    const units: ReadingUnit[] = items.map((item, i) => ({ ...base, chunkId: `shield#${i}`, documentId: "shield", title: "Shield Car Cover", product: "shield", sectionPath: ["Discounts"], text: `Discounts — ${leadIn} ${item}`, position: i, shape: { kind: "item", leadIn, item } }));
+    const price: ReadingUnit = { ...base, chunkId: "shield#price", documentId: "shield", title: "Shield Car Cover", product: "shield", sectionPath: ["Price"], text: "The annual premium is 1.2% of the car's value.", shape: { kind: "paragraph" } };
+    const shield = buildTaxonomy([{ id: "shield", title: "Shield Car Cover", product: "shield", domain: "motor", lang: "en", text: [...units, price].map((u) => u.text).join("\n") }]);
+    const verdict = read({ query: "what is the shield premium?", language: "en", units: [...units, price], taxonomy: shield });
+    expect(verdict).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["shield#price"] }] });
+  });
 });

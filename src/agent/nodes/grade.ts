@@ -44,7 +44,8 @@ export function gradeNode(deps: AgentDeps) {
             units: readingUnits(hits),
             taxonomy,
             ...(deps.lexicon === undefined ? {} : { lexicon: deps.lexicon }),
-            context: redactPersonalData(state.turn!.text, { action: () => "drop" }),
+            // A pick's number ("1") names an option, not a quantity: its words are in the query.
+            context: redactPersonalData(state.gate?.kind === "clarify_choice" ? state.rewrittenQuery : state.turn!.text, { action: () => "drop" }),
           });
 
     // Out of scope by the classifier, and the documents do not say otherwise: that is the reply.
