@@ -127,7 +127,8 @@ const SERVICE = {
   FRONTDESK_DATA_DIR: { schema: z.string().min(1).default(".frontdesk"), description: "where the local checkpoint file lives" },
   DATABASE_URL: {
     schema: z.string().min(1).optional(),
-    description: "PostgreSQL for threads, memory, locks and watch events shared by every replica ([docs/persistence.md](docs/persistence.md))",
+    description:
+      "PostgreSQL for threads, memory, locks, watch events and (embedded retriever) ingested documents, shared by every replica ([docs/persistence.md](docs/persistence.md))",
   },
   FRONTDESK_DB_MIGRATE_ON_START: {
     schema: bool.default(true),
