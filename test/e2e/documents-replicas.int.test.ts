@@ -120,6 +120,11 @@ describe("documents on every replica (embedded retriever, PostgreSQL document st
     expect(await db.query<{ n: string }>("SELECT count(*)::text AS n FROM frontdesk_documents")).toEqual(before);
     expect((await docsB.listDocuments({ pageSize: 1000 })).documents.map((d) => d.id)).not.toContain("half-written");
 
+    // U+0000 passes no check of the wire format, but PostgreSQL cannot store it: refused as bad input, not INTERNAL.
+    const nul = await refusal(docsA.upsertDocuments({ documents: [{ ...kayak, id: "nul-ok" }, { ...kayak, id: "nul-body", body: "Kayak\u0000 theft." }] }));
+    expect([nul.code, nul.rawMessage]).toEqual([Code.InvalidArgument, "documents[1].body: must not contain U+0000 (at character 6)"]);
+    expect(await db.query<{ n: string }>("SELECT count(*)::text AS n FROM frontdesk_documents")).toEqual(before);
+
     const badId = await refusal(docsB.deleteDocument({ documentId: "../etc" }));
     expect([badId.code, badId.rawMessage.split(":")[0]]).toEqual([Code.InvalidArgument, "document_id"]);
     const badChunk = await refusal(docsB.getChunk({ chunkId: "kayak-en" }));
