@@ -129,6 +129,12 @@ export async function createRetrievalBackend(config: Config, options: RetrievalB
 
   switch (backend.kind) {
     case "embedded": {
+      if (backend.documentStore.kind !== "postgres" && config.persistence.checkpointer === "postgres") {
+        logger.warn(
+          { documentStore: backend.documentStore.kind },
+          "threads are shared on PostgreSQL but ingested documents are not: other replicas will not see documents ingested through this one (FRONTDESK_DOCUMENT_STORE=postgres shares them)",
+        );
+      }
       const { store, database, close } = await openStore(backend.documentStore, options);
       // A remote model's passage vectors are cached next to the documents, so a restart's
       // re-indexing does not embed unchanged chunks again; the local embedder is cheaper than a lookup.
