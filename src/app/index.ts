@@ -81,7 +81,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     logger,
     tenants,
     openDatabase: () => openLocalDatabase(config.persistence.dataDir),
-    openSharedStore: () => createSharedDocumentStore(config, logger),
+    openSharedStore: () => createSharedDocumentStore(config, logger, telemetry.tracer),
     ...(overrides.extraCorpusDirs === undefined ? {} : { extraCorpusDirs: overrides.extraCorpusDirs }),
   });
   const retriever = instrumentRetriever(retrieval.retriever, config.retrieval.backend.kind, telemetry);

@@ -29,8 +29,9 @@ export async function createPersistence(config: Config, logger: Logger = silentL
 }
 
 /** The shared document store FRONTDESK_DOCUMENT_STORE=postgres asks for (on DATABASE_URL, with the Postgres settings). */
-export async function createSharedDocumentStore(config: Config, logger: Logger = silentLogger): Promise<SharedDocumentStore> {
+export async function createSharedDocumentStore(config: Config, logger: Logger = silentLogger, tracer?: Tracer): Promise<SharedDocumentStore> {
   const backend = config.retrieval.backend;
   if (backend.kind !== "embedded" || backend.documentStore.kind !== "postgres") throw new ConfigError("the shared document store needs FRONTDESK_DOCUMENT_STORE=postgres");
-  return openPostgresDocumentStore({ databaseUrl: backend.documentStore.databaseUrl, settings: config.persistence.postgres, logger });
+  const { databaseUrl } = backend.documentStore;
+  return openPostgresDocumentStore({ databaseUrl, settings: config.persistence.postgres, logger, ...(tracer === undefined ? {} : { tracer }) });
 }

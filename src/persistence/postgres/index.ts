@@ -84,10 +84,10 @@ export async function migrateDatabase(databaseUrl: string, settings: PostgresSet
  * persistence, and tests may run it beside a memory checkpointer. Migrates first like
  * createPostgresPersistence (under the same advisory lock, so the second run finds nothing to do).
  */
-export async function openPostgresDocumentStore(options: Pick<PostgresPersistenceOptions, "databaseUrl" | "settings" | "logger">): Promise<SharedDocumentStore> {
+export async function openPostgresDocumentStore(options: Pick<PostgresPersistenceOptions, "databaseUrl" | "settings" | "logger" | "tracer">): Promise<SharedDocumentStore> {
   const { settings, logger, databaseUrl } = options;
   if (settings.migrateOnStart) await migrateDatabase(databaseUrl, settings, logger);
-  const pool = createPool(connectionOptions(options, "frontdesk-documents"), settings.poolMax, logger, "documents");
+  const pool = createPool(connectionOptions(options, "frontdesk-documents"), settings.poolMax, logger, "documents", options.tracer);
   try {
     await probe(pool, databaseUrl);
     await assertSchemaReady(pool, databaseUrl);
