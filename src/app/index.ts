@@ -10,7 +10,7 @@ import { createTurnService } from "../service/turns.js";
 import type { TurnService } from "../service/types.js";
 import { createModelProvider, type ModelProvider } from "../models/index.js";
 import type { Persistence } from "../persistence/index.js";
-import { createPersistence } from "../persistence/factory.js";
+import { createPersistence, createSharedDocumentStore } from "../persistence/factory.js";
 import { openLocalDatabase } from "../persistence/sqlite/database.js";
 import { createRetrievalBackend, type Chunk, type DocumentIndex, type DocumentRules } from "../retrieval/index.js";
 import { createTelemetry, type Telemetry } from "../telemetry/index.js";
@@ -37,6 +37,9 @@ export interface App {
   telemetry: Telemetry;
   close(): Promise<void>;
 }
+
+/** Where `frontdesk ingest` writes with FRONTDESK_DOCUMENT_STORE=postgres (the CLI may not pick implementations itself). */
+export { createSharedDocumentStore } from "../persistence/factory.js";
 
 /** Tenants known from configuration: every key's tenant, or the default tenant without keys. */
 export function configuredTenants(config: Config): string[] {
@@ -73,11 +76,12 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   const telemetry = overrides.telemetry ?? createConfiguredTelemetry(config);
 
   // The start-up corpus (the bundled sample, or FRONTDESK_CORPUS_DIR) is served to every configured
-  // tenant; ingested documents come from the data directory or the Qdrant collection.
+  // tenant; ingested documents come from the data directory, PostgreSQL or the Qdrant collection.
   const retrieval = await createRetrievalBackend(config, {
     logger,
     tenants,
     openDatabase: () => openLocalDatabase(config.persistence.dataDir),
+    openSharedStore: () => createSharedDocumentStore(config, logger, telemetry.tracer),
     ...(overrides.extraCorpusDirs === undefined ? {} : { extraCorpusDirs: overrides.extraCorpusDirs }),
   });
   const retriever = instrumentRetriever(retrieval.retriever, config.retrieval.backend.kind, telemetry);

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
-import { configuredTenants } from "../app/index.js";
+import { configuredTenants, createSharedDocumentStore } from "../app/index.js";
 import { ConfigError, loadConfig, type Config } from "../config/config.js";
 import type { Fields } from "../documents/index.js";
 import { silentLogger } from "../domain/logger.js";
@@ -195,7 +195,11 @@ export async function ingestCommand(argv: string[], io: CommandIo): Promise<numb
 
   let target: IngestTarget;
   try {
-    target = await createIngestTarget(config, { logger: silentLogger, openDatabase: () => openLocalDatabase(config.persistence.dataDir) });
+    target = await createIngestTarget(config, {
+      logger: silentLogger,
+      openDatabase: () => openLocalDatabase(config.persistence.dataDir),
+      openSharedStore: () => createSharedDocumentStore(config),
+    });
   } catch (err) {
     const code = err instanceof ConfigError ? 2 : 1;
     io.stderr.write(`frontdesk ingest: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);

@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { EnvSchema, TENANT_ID, type Env } from "./registry.js";
-import type { ApiKeyBinding, CheckpointerKind, Config, EmbeddingConfig, ModelProviderKind, RerankerConfig, RetrieverBackendConfig, TelemetryConfig } from "./types.js";
+import type { ApiKeyBinding, CheckpointerKind, Config, DocumentStoreConfig, EmbeddingConfig, ModelProviderKind, RerankerConfig, RetrieverBackendConfig, TelemetryConfig } from "./types.js";
 
 /**
  * The package root: defaults for bundled data (corpus, config bundle) resolve against it. The
@@ -23,6 +23,7 @@ export type {
   ApiKeyBinding,
   CheckpointerKind,
   Config,
+  DocumentStoreConfig,
   EmbeddingConfig,
   ModelProviderKind,
   PostgresSettings,
@@ -248,7 +249,7 @@ function telemetryConfig(e: Env): TelemetryConfig {
 function retrieverBackend(kind: "embedded" | "qdrant", e: Env, checkpointer: CheckpointerKind): RetrieverBackendConfig {
   switch (kind) {
     case "embedded":
-      return { kind, documentStore: e.FRONTDESK_DOCUMENT_STORE ?? (checkpointer === "memory" ? "memory" : "file") };
+      return { kind, documentStore: documentStore(e, checkpointer) };
     case "qdrant":
       if (e.QDRANT_URL === undefined) throw new ConfigError("FRONTDESK_RETRIEVER=qdrant needs QDRANT_URL");
       return {
@@ -263,6 +264,22 @@ function retrieverBackend(kind: "embedded" | "qdrant", e: Env, checkpointer: Che
     default: {
       const unreachable: never = kind;
       throw new ConfigError(`unknown retriever ${String(unreachable)}`);
+    }
+  }
+}
+
+function documentStore(e: Env, checkpointer: CheckpointerKind): DocumentStoreConfig {
+  const kind = e.FRONTDESK_DOCUMENT_STORE ?? checkpointer;
+  switch (kind) {
+    case "file":
+    case "memory":
+      return { kind };
+    case "postgres":
+      if (e.DATABASE_URL === undefined) throw new ConfigError("FRONTDESK_DOCUMENT_STORE=postgres needs DATABASE_URL");
+      return { kind, databaseUrl: e.DATABASE_URL, pollMs: e.FRONTDESK_DOCUMENT_POLL_MS };
+    default: {
+      const unreachable: never = kind;
+      throw new ConfigError(`unknown document store ${String(unreachable)}`);
     }
   }
 }

@@ -131,7 +131,8 @@ const SERVICE = {
   FRONTDESK_DATA_DIR: { schema: z.string().min(1).default(".frontdesk"), description: "where the local checkpoint file lives" },
   DATABASE_URL: {
     schema: z.string().min(1).optional(),
-    description: "PostgreSQL for threads, memory, locks and watch events shared by every replica ([docs/persistence.md](docs/persistence.md))",
+    description:
+      "PostgreSQL for threads, memory, locks, watch events and (embedded retriever) ingested documents, shared by every replica ([docs/persistence.md](docs/persistence.md))",
   },
   FRONTDESK_DB_MIGRATE_ON_START: {
     schema: bool.default(true),
@@ -247,9 +248,14 @@ const RETRIEVAL = {
 
   // Documents, chunking and ingestion
   FRONTDESK_DOCUMENT_STORE: {
-    schema: z.enum(["file", "memory"]).optional(),
-    derivedDefault: "`file` (`memory` with `FRONTDESK_CHECKPOINTER=memory`)",
-    description: "embedded: keep ingested documents in the data directory or not",
+    schema: z.enum(["file", "memory", "postgres"]).optional(),
+    derivedDefault: "`file` (`postgres` / `memory` with `FRONTDESK_CHECKPOINTER=postgres` / `memory`)",
+    description:
+      "embedded: where ingested documents are kept: the data directory, nowhere, or PostgreSQL (`DATABASE_URL`), shared by every replica, each replica's index following it",
+  },
+  FRONTDESK_DOCUMENT_POLL_MS: {
+    schema: int(100, 3_600_000).default(30_000),
+    description: "embedded on PostgreSQL: how often a replica checks the shared document store for changes it was not notified of (the backstop of LISTEN/NOTIFY)",
   },
   FRONTDESK_LOAD_CORPUS: {
     schema: bool.optional(),

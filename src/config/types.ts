@@ -7,12 +7,18 @@ export type ModelProviderKind = "offline" | "gemini";
  * only add what the loader derives or why a value is what it is.
  */
 
+/**
+ * Where the embedded index keeps ingested documents. file: the frontdesk.sqlite file in the data
+ * directory; memory: nowhere; postgres: frontdesk_documents, shared by every replica, whose index
+ * follows it (notified, and polling every pollMs in case a notification was lost).
+ */
+export type DocumentStoreConfig = { kind: "file" } | { kind: "memory" } | { kind: "postgres"; databaseUrl: string; pollMs: number };
+
 /** Where chunks are indexed and searched. */
 export type RetrieverBackendConfig =
   | {
       kind: "embedded";
-      /** file: the frontdesk.sqlite file in the data directory; memory: nothing is written to disk. */
-      documentStore: "file" | "memory";
+      documentStore: DocumentStoreConfig;
     }
   | {
       kind: "qdrant";

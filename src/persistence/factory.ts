@@ -4,7 +4,8 @@ import { ConfigError } from "../config/config.js";
 import { silentLogger, type Logger } from "../domain/logger.js";
 import { createMemoryPersistence } from "./memory.js";
 import type { Persistence } from "./ports.js";
-import { createPostgresPersistence } from "./postgres/index.js";
+import type { SharedDocumentStore } from "../domain/documents.js";
+import { createPostgresPersistence, openPostgresDocumentStore } from "./postgres/index.js";
 import { createFilePersistence } from "./sqlite/index.js";
 
 /** The persistence configuration asks for. Only the composition root imports this (it loads pg and better-sqlite3). */
@@ -25,4 +26,12 @@ export async function createPersistence(config: Config, logger: Logger = silentL
       throw new ConfigError(`unknown checkpointer ${String(unreachable)}`);
     }
   }
+}
+
+/** The shared document store FRONTDESK_DOCUMENT_STORE=postgres asks for (on DATABASE_URL, with the Postgres settings). */
+export async function createSharedDocumentStore(config: Config, logger: Logger = silentLogger, tracer?: Tracer): Promise<SharedDocumentStore> {
+  const backend = config.retrieval.backend;
+  if (backend.kind !== "embedded" || backend.documentStore.kind !== "postgres") throw new ConfigError("the shared document store needs FRONTDESK_DOCUMENT_STORE=postgres");
+  const { databaseUrl } = backend.documentStore;
+  return openPostgresDocumentStore({ databaseUrl, settings: config.persistence.postgres, logger, ...(tracer === undefined ? {} : { tracer }) });
 }

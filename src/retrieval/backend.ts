@@ -1,9 +1,13 @@
 import type Database from "better-sqlite3";
 import { ConfigError, type Config } from "../config/config.js";
+import type { SharedDocumentStore } from "../domain/documents.js";
 import type { Logger } from "../domain/logger.js";
 import type { DocumentIndex } from "./document-index.js";
-import { createMemoryDocumentStore, createSqliteDocumentStore, createStoreDocumentIndex, type DocumentStore } from "./embedded/document-store.js";
-import { createLocalDocumentIndex } from "./embedded/local-index.js";
+import { createStoreDocumentIndex } from "./embedded/document-store.js";
+import { openStore } from "./embedded/stores.js";
+import { createFollowingDocumentIndex } from "./embedded/followed-index.js";
+import { createLocalDocumentIndex, type LocalDocumentIndex } from "./embedded/local-index.js";
+import { createSharedStoreDocumentIndex } from "./embedded/shared-store-index.js";
 import { createEmbeddedRetriever } from "./embedded/retriever.js";
 import { createCachedEmbedder } from "./embedding/cache.js";
 import { createGeminiEmbedder } from "./embedding/gemini.js";
@@ -38,6 +42,11 @@ export interface RetrievalBackendOptions {
   tenants: readonly string[];
   /** Opens the data directory's SQLite file (the embedded default's document store). */
   openDatabase: () => Database.Database;
+  /**
+   * Opens the document store every replica shares (FRONTDESK_DOCUMENT_STORE=postgres); the
+   * backend closes it. Absent: that store cannot be chosen (a ConfigError says so).
+   */
+  openSharedStore?: () => Promise<SharedDocumentStore>;
   /**
    * Directories loaded after the start-up corpus for every tenant, whatever FRONTDESK_LOAD_CORPUS
    * says: test-only documents (the evaluation's fixtures) that must never ship in the bundled corpus.
@@ -103,7 +112,8 @@ export function createConfiguredReranker(config: Config, logger: Logger): Rerank
 
 /**
  * Builds the retrieval backend from configuration. With the embedded retriever, the start-up
- * corpus is indexed in memory on every start and ingested documents come from the data directory;
+ * corpus is indexed in memory on every start and ingested documents come from the data directory,
+ * or from PostgreSQL, which every replica's index then follows;
  * with Qdrant, the collection is created or checked (a schema mismatch is a ConfigError) and the
  * start-up corpus is upserted only when FRONTDESK_LOAD_CORPUS=true.
  */
@@ -119,7 +129,13 @@ export async function createRetrievalBackend(config: Config, options: RetrievalB
 
   switch (backend.kind) {
     case "embedded": {
-      const { store, database, close } = openStore(backend.documentStore, options.openDatabase);
+      if (backend.documentStore.kind !== "postgres" && config.persistence.checkpointer === "postgres") {
+        logger.warn(
+          { documentStore: backend.documentStore.kind },
+          "threads are shared on PostgreSQL but ingested documents are not: other replicas will not see documents ingested through this one (FRONTDESK_DOCUMENT_STORE=postgres shares them)",
+        );
+      }
+      const { store, database, close } = await openStore(backend.documentStore, options);
       // A remote model's passage vectors are cached next to the documents, so a restart's
       // re-indexing does not embed unchanged chunks again; the local embedder is cheaper than a lookup.
       const indexEmbedder = database !== null && config.embedding.kind !== "local" ? createCachedEmbedder(embedder, database) : embedder;
@@ -133,16 +149,37 @@ export async function createRetrievalBackend(config: Config, options: RetrievalB
         chunker,
         lexicon,
       });
-      const documents = createLocalDocumentIndex({ retriever, store });
+      let documents: LocalDocumentIndex;
+      let closeAll = close;
+      if (store.kind === "shared") {
+        const following = createFollowingDocumentIndex({
+          retriever,
+          store: store.store,
+          chunker,
+          pageSize: config.ingest.batchDocuments,
+          pollMs: store.pollMs,
+          logger,
+        });
+        documents = following;
+        closeAll = async () => {
+          await following.close();
+          await close();
+        };
+      } else {
+        documents = createLocalDocumentIndex({ retriever, store: store.store });
+      }
       try {
         const corpus = await startupCorpus(config, options, loadCorpus);
         const loaded = await documents.load(corpus);
-        logger.info({ chunks: retriever.size, corpusDocuments: loaded.corpus, ingestedDocuments: loaded.stored, tenants: options.tenants }, "embedded index ready");
+        logger.info(
+          { chunks: retriever.size, corpusDocuments: loaded.corpus, ingestedDocuments: loaded.stored, documentStore: backend.documentStore.kind, tenants: options.tenants },
+          "embedded index ready",
+        );
       } catch (error) {
-        await close();
+        await closeAll();
         throw error;
       }
-      return { retriever, documents, rules, embedder, chunkLookup: (tenantId, chunkId) => retriever.getChunk(tenantId, chunkId), lexicon, close };
+      return { retriever, documents, rules, embedder, chunkLookup: (tenantId, chunkId) => retriever.getChunk(tenantId, chunkId), lexicon, close: closeAll };
     }
     case "qdrant": {
       const index = await openQdrant(config, backend, embedder, reranker, logger, lexicon);
@@ -166,16 +203,19 @@ export async function createRetrievalBackend(config: Config, options: RetrievalB
  * does not embed anything. With Qdrant: the collection, through the full pipeline (chunk, embed,
  * upsert), so running replicas serve the documents at once.
  */
-export async function createIngestTarget(config: Config, options: Pick<RetrievalBackendOptions, "logger" | "openDatabase">): Promise<IngestTarget> {
+export async function createIngestTarget(config: Config, options: Pick<RetrievalBackendOptions, "logger" | "openDatabase" | "openSharedStore">): Promise<IngestTarget> {
   const rules = documentRules(config);
   const backend = config.retrieval.backend;
   switch (backend.kind) {
     case "embedded": {
-      if (backend.documentStore === "memory") {
-        throw new ConfigError("FRONTDESK_DOCUMENT_STORE=memory keeps nothing: frontdesk ingest needs the file store (or Qdrant)");
+      if (backend.documentStore.kind === "memory") {
+        throw new ConfigError("FRONTDESK_DOCUMENT_STORE=memory keeps nothing: frontdesk ingest needs the file or postgres store (or Qdrant)");
       }
-      const { store, close } = openStore(backend.documentStore, options.openDatabase);
-      return { documents: createStoreDocumentIndex({ store, chunker: rules.chunker }), rules, description: `the document store in ${config.persistence.dataDir}`, close };
+      const { store, close } = await openStore(backend.documentStore, options);
+      if (store.kind === "shared") {
+        return { documents: createSharedStoreDocumentIndex({ store: store.store, chunker: rules.chunker }), rules, description: "the shared document store in PostgreSQL", close };
+      }
+      return { documents: createStoreDocumentIndex({ store: store.store, chunker: rules.chunker }), rules, description: `the document store in ${config.persistence.dataDir}`, close };
     }
     case "qdrant": {
       const embedder = createEmbedder(config, options.logger);
@@ -224,21 +264,6 @@ export function documentRules(config: Config): DocumentRules {
 /** The parse limits of files and uploads under `rules`. */
 export function fileLimits(rules: DocumentRules): { maxFileBytes: number; maxTableRows: number; maxIdChars: number } {
   return { maxFileBytes: rules.maxFileBytes, maxTableRows: rules.chunker.maxTableRows, maxIdChars: rules.maxIdChars };
-}
-
-function openStore(
-  kind: "file" | "memory",
-  openDatabase: () => Database.Database,
-): { store: DocumentStore; database: Database.Database | null; close: () => Promise<void> } {
-  if (kind === "memory") return { store: createMemoryDocumentStore(), database: null, close: async () => {} };
-  const database = openDatabase();
-  return {
-    store: createSqliteDocumentStore(database),
-    database,
-    close: async () => {
-      database.close();
-    },
-  };
 }
 
 async function openQdrant(

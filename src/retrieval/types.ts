@@ -2,25 +2,8 @@ import { DependencyError } from "../dependency/errors.js";
 import type { Taxonomy } from "../domain/taxonomy.js";
 import type { Language } from "../text/language.js";
 
-/** A source document as written by the insurer (one markdown file or one JSONL record). */
-export interface SourceDocument {
-  /** Stable id from front matter, e.g. "motor-body-en". */
-  id: string;
-  title: string;
-  /** Product key, e.g. "motor-third-party"; clarify options are built from these. */
-  product: string;
-  /** Business domain, the document's own slug, e.g. "motor". */
-  domain: string;
-  lang: Language;
-  /**
-   * Markdown, without front matter: a markdown file's own body, or the Markdown rendering of a
-   * DOCX, PDF, HTML or text file's blocks (src/documents renderMarkdown), so every store keeps text.
-   */
-  body: string;
-  tenantId: string;
-  /** Where the document came from (a path), for error reports. */
-  source?: string;
-}
+// Defined in the domain layer: the shared document store (src/persistence) stores the same shape.
+export type { SourceDocument } from "../domain/documents.js";
 
 /**
  * A retrievable piece of a document: one unit of the document model (src/documents) — a

@@ -69,6 +69,7 @@ export async function validateUpsertDocuments(
   for (const [i, wire] of req.documents.entries()) {
     const at = (field: string) => `documents[${i}].${field}`;
     if (wire.source.length > limits.maxSourceChars) return invalid(at("source"), `must be at most ${limits.maxSourceChars} characters`);
+    if (wire.source.includes("\u0000")) return invalid(at("source"), `must not contain U+0000 (at character ${wire.source.indexOf("\u0000") + 1})`);
     // Titles are shown to customers as citations and clarify options; same rules as a message's text.
     const titleControl = controlCharacterProblem(wire.title);
     if (titleControl !== null) return invalid(at("title"), titleControl);

@@ -100,7 +100,7 @@ describe("isLoopbackHost", () => {
 describe("loadConfig: retrieval backends, embeddings, reranker, ingestion limits", () => {
   it("defaults to the embedded retriever with a file document store, the local embedder and the lexical reranker", () => {
     const config = loadConfig({}, "/srv/app");
-    expect(config.retrieval.backend).toEqual({ kind: "embedded", documentStore: "file" });
+    expect(config.retrieval.backend).toEqual({ kind: "embedded", documentStore: { kind: "file" } });
     expect(config.retrieval.loadCorpus).toBe(true);
     expect([config.retrieval.chunkChars, config.retrieval.tableContextRows, config.retrieval.corpusSkipInvalid]).toEqual([700, 40, false]);
     expect(config.embedding).toEqual({ kind: "local", dimension: 384 });
@@ -117,7 +117,24 @@ describe("loadConfig: retrieval backends, embeddings, reranker, ingestion limits
       maxSourceChars: 1_024,
     });
     // A memory checkpointer means nothing on disk: the document store follows.
-    expect(loadConfig({ FRONTDESK_CHECKPOINTER: "memory" }).retrieval.backend).toEqual({ kind: "embedded", documentStore: "memory" });
+    expect(loadConfig({ FRONTDESK_CHECKPOINTER: "memory" }).retrieval.backend).toEqual({ kind: "embedded", documentStore: { kind: "memory" } });
+  });
+
+  it("keeps documents in PostgreSQL, shared by the replicas, when the checkpointer is there, polling every FRONTDESK_DOCUMENT_POLL_MS", () => {
+    const url = "postgres://db/frontdesk";
+    expect(loadConfig({ DATABASE_URL: url }).retrieval.backend).toEqual({ kind: "embedded", documentStore: { kind: "postgres", databaseUrl: url, pollMs: 30_000 } });
+    expect(loadConfig({ DATABASE_URL: url, FRONTDESK_DOCUMENT_POLL_MS: "500" }).retrieval.backend).toEqual({
+      kind: "embedded",
+      documentStore: { kind: "postgres", databaseUrl: url, pollMs: 500 },
+    });
+    // Either can be chosen on its own: a file store beside a Postgres checkpointer is one replica's choice.
+    expect(loadConfig({ DATABASE_URL: url, FRONTDESK_DOCUMENT_STORE: "file" }).retrieval.backend).toEqual({ kind: "embedded", documentStore: { kind: "file" } });
+    expect(loadConfig({ FRONTDESK_CHECKPOINTER: "memory", FRONTDESK_DOCUMENT_STORE: "postgres", DATABASE_URL: url }).retrieval.backend).toEqual({
+      kind: "embedded",
+      documentStore: { kind: "postgres", databaseUrl: url, pollMs: 30_000 },
+    });
+    expect(() => loadConfig({ FRONTDESK_DOCUMENT_STORE: "postgres" })).toThrow("FRONTDESK_DOCUMENT_STORE=postgres needs DATABASE_URL");
+    expect(() => loadConfig({ DATABASE_URL: url, FRONTDESK_DOCUMENT_POLL_MS: "10" })).toThrow("FRONTDESK_DOCUMENT_POLL_MS");
   });
 
   it("selects Qdrant with QDRANT_URL, where the corpus is not loaded at start-up by default", () => {

@@ -97,6 +97,7 @@ describe("schema", () => {
         "checkpoint_migrations",
         "checkpoint_writes",
         "checkpoints",
+        "frontdesk_documents",
         "frontdesk_event_payloads",
         "frontdesk_migrations",
         "frontdesk_threads",

@@ -163,6 +163,9 @@ describe("DocumentService", () => {
     ["a body over the limit", { documents: [wire({ body: "word ".repeat(1_200) })] }, "documents[0].body: body of 5999 characters is over the limit of 5000"],
     ["an unbroken run", { documents: [wire({ body: `x${"y".repeat(800)}` })] }, "documents[0].body: chunk over the size limit: an unbroken run of 801 characters cannot fit in a chunk of 700"],
     ["a long source", { documents: [wire({ source: "s".repeat(1_025) })] }, "documents[0].source: must be at most 1024 characters"],
+    // PostgreSQL cannot store U+0000: refused before any store sees it.
+    ["a NUL in the body", { documents: [wire({ id: "nul-ok" }), wire({ id: "nul", body: "Glass\u0000 is covered." })] }, "documents[1].body: must not contain U+0000 (at character 6)"],
+    ["a NUL in the source", { documents: [wire({ source: "a\u0000.md" })] }, "documents[0].source: must not contain U+0000 (at character 2)"],
   ])("refuses %s with INVALID_ARGUMENT naming the field, and writes nothing", async (_name, request, message) => {
     const before = (await h.client().listDocuments({ pageSize: 1000 })).documents.map((d) => `${d.id}:${d.contentHash}`);
     expect(await errorOf(h.client().upsertDocuments(request))).toMatchObject({ code: Code.InvalidArgument, rawMessage: message });

@@ -11,6 +11,8 @@ import { FrontdeskPostgresSaver } from "./saver.js";
 import { assertSchemaReady, migrateSchema, type MigrationReport } from "./schema.js";
 import { createPostgresTurnEvents, type PostgresTurnEvents } from "./watch.js";
 import { createPostgresProfileStore } from "./profiles.js";
+import { createPostgresDocumentStore } from "./documents.js";
+import type { SharedDocumentStore } from "../../domain/documents.js";
 import { TurnScopedSaver } from "../turn-scoped-saver.js";
 
 export interface PostgresPersistenceOptions {
@@ -40,7 +42,7 @@ const SWEEP_LOCK = advisoryKey("sweep");
 // Idle threads are looked up in pages of this size (keyset pagination); a sweep goes through all.
 const SWEEP_PAGE = 500;
 
-function connectionOptions(options: PostgresPersistenceOptions, applicationName: string): PostgresConnectionOptions {
+function connectionOptions(options: Pick<PostgresPersistenceOptions, "databaseUrl" | "settings">, applicationName: string): PostgresConnectionOptions {
   return {
     connectionString: options.databaseUrl,
     connectTimeoutMs: options.settings.connectTimeoutMs,
@@ -73,6 +75,26 @@ export async function migrateDatabase(databaseUrl: string, settings: PostgresSet
     return await migrateSchema({ connection, saver: new FrontdeskPostgresSaver(pool) });
   } finally {
     await pool.end();
+  }
+}
+
+/**
+ * The shared document store on its own pool (FRONTDESK_DB_POOL_MAX connections at most, idle
+ * ones closed) and LISTEN connection: the retrieval backend opens it before the rest of
+ * persistence, and tests may run it beside a memory checkpointer. Migrates first like
+ * createPostgresPersistence (under the same advisory lock, so the second run finds nothing to do).
+ */
+export async function openPostgresDocumentStore(options: Pick<PostgresPersistenceOptions, "databaseUrl" | "settings" | "logger" | "tracer">): Promise<SharedDocumentStore> {
+  const { settings, logger, databaseUrl } = options;
+  if (settings.migrateOnStart) await migrateDatabase(databaseUrl, settings, logger);
+  const pool = createPool(connectionOptions(options, "frontdesk-documents"), settings.poolMax, logger, "documents", options.tracer);
+  try {
+    await probe(pool, databaseUrl);
+    await assertSchemaReady(pool, databaseUrl);
+    return await createPostgresDocumentStore({ pool, connection: connectionOptions(options, "frontdesk-documents-listen"), logger, ownsPool: true });
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw err;
   }
 }
 

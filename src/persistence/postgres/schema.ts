@@ -4,7 +4,8 @@ import { advisoryKey, createGuardedClient, describeDatabase, type PostgresConnec
 
 /**
  * The schema frontdesk needs: the LangGraph checkpointer's tables and frontdesk's own (thread
- * registry for TTL sweeps and tenant-scoped erasure; large watch events; user memory). Each part keeps its own migration table; the highest version each part should be at
+ * registry for TTL sweeps and tenant-scoped erasure; large watch events; user memory; ingested
+ * documents). Each part keeps its own migration table; the highest version each part should be at
  * is pinned here, so a server never starts against a schema it does not know.
  */
 export interface SchemaVersions {
@@ -19,7 +20,7 @@ export interface SchemaVersions {
  * minus one (1.0.5: five checkpoint migrations); a test runs the real migrations and checks
  * these, so a package upgrade that adds one fails loudly.
  */
-export const EXPECTED_VERSIONS: { [K in keyof SchemaVersions]: number } = { checkpoints: 4, frontdesk: 2 };
+export const EXPECTED_VERSIONS: { [K in keyof SchemaVersions]: number } = { checkpoints: 4, frontdesk: 3 };
 
 const FRONTDESK_MIGRATIONS: readonly string[] = [
   // v0: one row per thread, written in the same transaction as its checkpoint. Keyed like the
@@ -78,6 +79,26 @@ const FRONTDESK_MIGRATIONS: readonly string[] = [
      END IF;
    END $d$;
    DROP FUNCTION pg_temp.frontdesk_unlabel(TEXT);`,
+  // v3: ingested documents shared by every replica's embedded index. Each write takes the next
+  // version (under a transaction lock, so versions commit in order); a delete leaves a tombstone
+  // (body cleared) for replicas still catching up.
+  `CREATE SEQUENCE IF NOT EXISTS frontdesk_document_versions;
+   CREATE TABLE IF NOT EXISTS frontdesk_documents (
+     tenant_id TEXT NOT NULL,
+     document_id TEXT NOT NULL,
+     version BIGINT NOT NULL,
+     deleted BOOLEAN NOT NULL DEFAULT false,
+     title TEXT NOT NULL,
+     product TEXT NOT NULL,
+     domain TEXT NOT NULL,
+     lang TEXT NOT NULL,
+     body TEXT NOT NULL,
+     source TEXT,
+     content_hash TEXT NOT NULL,
+     updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+     PRIMARY KEY (tenant_id, document_id)
+   );
+   CREATE UNIQUE INDEX IF NOT EXISTS frontdesk_documents_version ON frontdesk_documents (version);`,
 ];
 
 const MIGRATION_LOCK = advisoryKey("migrate");

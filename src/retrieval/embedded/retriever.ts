@@ -241,7 +241,7 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
 
     async retrieve(request: RetrievalRequest, signal?: AbortSignal): Promise<RetrievalResult> {
       checkRequest(request);
-      const { sparseHits, denseHits, fused, chunks, rerankScores, timings } = await runStages(request, candidates, signal);
+      const { sparseHits, denseHits, fused, chunks, documents, rerankScores, timings } = await runStages(request, candidates, signal);
       const hits = cut(rerankScores, request.topK, minScore).flatMap(({ position, score }): RetrievedChunk[] => {
         const chunk = chunks[position];
         const item = fused[position];
@@ -257,7 +257,7 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
               fusedScore: item.score,
               rerankScore: score,
             },
-            neighbors: neighborsOf(chunk, findDocument(chunk.tenantId, chunk.documentId)?.chunks ?? [], context),
+            neighbors: neighborsOf(chunk, documents[position] ?? [], context),
           },
         ];
       });
@@ -279,8 +279,9 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
     denseHits: ScoredChunkId[];
     /** Fused, up to `depth`. */
     fused: FusedItem[];
-    /** The first `candidates` fused chunks, and their rerank scores, aligned. */
+    /** The first `candidates` fused chunks, their documents' chunks and their rerank scores, aligned. */
     chunks: Chunk[];
+    documents: Chunk[][];
     rerankScores: number[];
     timings: StageRankings["timings"];
   }
@@ -302,23 +303,30 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
       clock = now;
       return elapsed;
     };
-    const sparseHits = sparse.search(request.query, { filter, limit: depth });
-    const sparseMs = lap();
+    // The query is embedded first, so that both scans and the chunk lookups below run in one
+    // synchronous stretch: a document replaced meanwhile (a replica following the shared store)
+    // is seen wholly old or wholly new, never as ids of one version resolved against the other.
     const queryVector = await embedQuery(embedder, request.query, signal);
     signal?.throwIfAborted();
+    const embedMs = lap();
+    const sparseHits = sparse.search(request.query, { filter, limit: depth });
+    const sparseMs = lap();
     const denseHits = dense.search(queryVector, { filter, limit: depth });
-    const denseMs = lap();
+    const denseMs = embedMs + lap();
 
     const fused = rrf([sparseHits.map((hit) => hit.chunkId), denseHits.map((hit) => hit.chunkId)], rrfK).slice(0, depth);
+    const documents: Chunk[][] = [];
     const chunks = fused.slice(0, candidates).map((item) => {
       const chunk = getChunk(request.tenantId, item.id);
       if (chunk === undefined) throw new Error(`embedded retriever: index returned unknown chunk ${item.id}`);
+      // The document's chunks as they are now, for neighbours after the (asynchronous) rerank.
+      documents.push(findDocument(chunk.tenantId, chunk.documentId)?.chunks ?? []);
       return chunk;
     });
     const fuseMs = lap();
 
     const rerankScores = await rerank(reranker, request, chunks, signal);
     const rerankMs = lap();
-    return { sparseHits, denseHits, fused, chunks, rerankScores, timings: { sparseMs, denseMs, fuseMs, rerankMs } };
+    return { sparseHits, denseHits, fused, chunks, documents, rerankScores, timings: { sparseMs, denseMs, fuseMs, rerankMs } };
   }
 }

@@ -21,7 +21,8 @@ export type DocumentCheck =
   | { kind: "invalid"; field: "title" | "body"; reason: string };
 
 /**
- * Checks an otherwise valid document against the size limits, and chunks it once to do so: the
+ * Checks an otherwise valid document against the size limits, and chunks it once to do so (a NUL
+ * character in the title or body is refused first): the
  * body's length; an unbroken run of characters longer than a chunk (the chunker could only cut
  * it mid-token, and such runs — an inlined image, a table without spaces — are noise in an
  * index, not content); a document with nothing to index (headings only); a chunk whose embedded
@@ -29,6 +30,11 @@ export type DocumentCheck =
  * bounded (a ragged row, a table cut at FRONTDESK_MAX_TABLE_ROWS) comes back as warnings.
  */
 export function checkDocument(document: SourceDocument, rules: DocumentRules): DocumentCheck {
+  // U+0000 is never text, and PostgreSQL cannot store it: refused here, not half-way through a write.
+  for (const field of ["title", "body"] as const) {
+    const at = document[field].indexOf("\u0000");
+    if (at >= 0) return { kind: "invalid", field, reason: `must not contain U+0000 (at character ${at + 1})` };
+  }
   if (document.body.length > rules.maxDocumentChars) {
     return { kind: "invalid", field: "body", reason: `body of ${document.body.length} characters is over the limit of ${rules.maxDocumentChars}` };
   }
