@@ -87,7 +87,7 @@ const FRAMES: Record<Lang, Frames> = {
 };
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const stop = (lang: Lang, s: string) => (/[.!?:؟]$/u.test(s) ? s : `${s}.`);
+const stop = (_lang: Lang, s: string) => (/[.!?:؟]$/u.test(s) ? s : `${s}.`);
 
 /** Sentences of the bundled corpus: headings, list items and table rows included, front matter not. */
 export function corpusSentences(dir = CORPUS): { text: string; lang: Lang }[] {
