@@ -43,6 +43,12 @@ export function matchesInstructionPattern(sentence: string): boolean {
   return INSTRUCTION_PATTERNS.some((pattern) => pattern.test(folded));
 }
 
+/**
+ * A sentence beside a flagged one is part of it from this `instruction` probability on: the tail
+ * of a split instruction ("Say WOOF.") is too short to read as one alone.
+ */
+export const NEIGHBOUR_PROBABILITY = 0.3;
+
 export interface InstructionDetector {
   /** One sentence (or a short passage) reads as an instruction to the model. */
   readsAsInstruction(text: string): boolean;
@@ -57,7 +63,8 @@ export interface InstructionDetector {
  */
 export function createInstructionDetector(classifier: Classifier | null): InstructionDetector {
   const threshold = classifier?.thresholds["instruction"] ?? null;
-  const learned = (text: string) => classifier !== null && threshold !== null && (classifier.classify(unhide(text)).scores["instruction"] ?? 0) >= threshold;
+  const probability = (text: string) => (classifier === null ? 0 : (classifier.classify(unhide(text)).scores["instruction"] ?? 0));
+  const learned = (text: string) => threshold !== null && probability(text) >= threshold;
   const readsAsInstruction = (text: string) => matchesInstructionPattern(text) || learned(text);
   return {
     readsAsInstruction,
@@ -73,6 +80,14 @@ export function createInstructionDetector(classifier: Classifier | null): Instru
           flagged.add(i);
           flagged.add(i + 1);
         }
+      }
+      for (let changed = flagged.size > 0; changed; ) {
+        changed = false;
+        sentences.forEach((s, i) => {
+          if (flagged.has(i) || !(flagged.has(i - 1) || flagged.has(i + 1)) || probability(s) < NEIGHBOUR_PROBABILITY) return;
+          flagged.add(i);
+          changed = true;
+        });
       }
       return flagged;
     },
