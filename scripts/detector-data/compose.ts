@@ -174,7 +174,7 @@ export function compose(): { text: string; label: "instruction" | "policy" }[] {
   return [...out].map(([text, label]) => ({ text, label }));
 }
 
-export const serialize = (examples: readonly { text: string; label: string }[]) => examples.map((e) => JSON.stringify({ text: e.text, label: e.label })).join("\n") + "\n";
+export const serialize = (examples: readonly { text: string; label: string }[]) => `${examples.map((e) => JSON.stringify({ text: e.text, label: e.label })).join("\n")}\n`;
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const examples = compose();
