@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { BundleIdentity } from "../config/bundle.js";
-import { createClassifier, GATE_CLASSES, validateArtefact, type Classifier } from "../learn/index.js";
+import { createClassifier, DETECTOR_CLASSES, GATE_CLASSES, validateArtefact, type Classifier } from "../learn/index.js";
 import type { Language } from "../text/language.js";
 import { parseRedactionPolicy, type RedactionPolicy } from "./redaction.js";
 
@@ -59,9 +59,28 @@ export interface AgentBundle extends BundleIdentity {
   redaction: RedactionPolicy;
   /** The intent-gate classifier, loaded from gates/model.json (validated, classes cross-checked). */
   gates: Classifier;
+  /** The planted-instruction detector's classifier, loaded from detector/model.json (src/retrieval/instructions.ts). */
+  detector: Classifier;
 }
 
 export const GATES_FILE = "gates/model.json";
+export const DETECTOR_FILE = "detector/model.json";
+
+/** The detector artefact: valid, named "detector", with exactly DETECTOR_CLASSES and a threshold for "instruction". */
+export function parseDetector(raw: unknown): { problems: string[]; classifier: Classifier | null } {
+  if (raw === undefined) return { problems: [], classifier: null };
+  const validation = validateArtefact(raw);
+  if (validation.kind === "invalid") return { problems: validation.problems.map((p) => `${DETECTOR_FILE}: ${p}`), classifier: null };
+  const problems: string[] = [];
+  const { classes, name, thresholds } = validation.artefact;
+  if (name !== "detector") problems.push(`${DETECTOR_FILE}: name: expected "detector", got "${name}" (another classifier's artefact?)`);
+  if (classes.length !== DETECTOR_CLASSES.length || !DETECTOR_CLASSES.every((c) => classes.includes(c))) {
+    problems.push(`${DETECTOR_FILE}: classes: expected ${DETECTOR_CLASSES.join(", ")}, got ${classes.join(", ")}; retrain with npm run train:detector`);
+  }
+  // Without a threshold the classifier would never flag: the detector would be its patterns alone.
+  if (problems.length === 0 && thresholds["instruction"] === null) problems.push(`${DETECTOR_FILE}: thresholds.instruction: null (the class never acts alone); retrain with more data`);
+  return { problems, classifier: problems.length === 0 ? createClassifier(validation.artefact) : null };
+}
 
 /**
  * The gates artefact against the classifier's own validation and against what the code routes:
@@ -141,12 +160,12 @@ export function validateCopy(copy: Record<string, Record<string, string>>, langu
   return problems;
 }
 
-/** Validates copy.json, policy.json, redaction.json and gates/model.json (raw JSON, undefined when unreadable); problems are prefixed by file. */
+/** Validates copy.json, policy.json, redaction.json, gates/model.json and detector/model.json (raw JSON, undefined when unreadable); problems are prefixed by file. */
 export function parseAgentBundle(
-  raw: { copy: unknown; policy: unknown; redaction: unknown; gates: unknown },
+  raw: { copy: unknown; policy: unknown; redaction: unknown; gates: unknown; detector: unknown },
   languages: readonly Language[],
   zodProblems: (file: string, error: z.ZodError) => string[],
-): { problems: string[]; parseProblems: string[]; slice: Pick<AgentBundle, "copy" | "policy" | "redaction" | "gates"> | null } {
+): { problems: string[]; parseProblems: string[]; slice: Pick<AgentBundle, "copy" | "policy" | "redaction" | "gates" | "detector"> | null } {
   const parseProblems: string[] = [];
   const copy = raw.copy === undefined ? undefined : CopyFileSchema.safeParse(raw.copy);
   if (copy && !copy.success) parseProblems.push(...zodProblems("copy.json", copy.error));
@@ -156,10 +175,12 @@ export function parseAgentBundle(
   parseProblems.push(...redaction.problems);
   const gates = parseGates(raw.gates);
   parseProblems.push(...gates.problems);
+  const detector = parseDetector(raw.detector);
+  parseProblems.push(...detector.problems);
   const problems = copy?.success ? validateCopy(copy.data, languages) : [];
-  if (!copy?.success || !policy?.success || redaction.policy === null || gates.classifier === null) return { problems, parseProblems, slice: null };
+  if (!copy?.success || !policy?.success || redaction.policy === null || gates.classifier === null || detector.classifier === null) return { problems, parseProblems, slice: null };
   const { $comment: _comment, ...policyLists } = policy.data;
-  return { problems, parseProblems, slice: { copy: copy.data as AgentBundle["copy"], policy: policyLists, redaction: redaction.policy, gates: gates.classifier } };
+  return { problems, parseProblems, slice: { copy: copy.data as AgentBundle["copy"], policy: policyLists, redaction: redaction.policy, gates: gates.classifier, detector: detector.classifier } };
 }
 
 /** Renders a copy template with the values the code passes. */

@@ -7,6 +7,7 @@ import type { ProfileStore } from "../persistence/ports.js";
 import type { Retriever } from "../retrieval/index.js";
 import type { Telemetry } from "../telemetry/index.js";
 import type { Gates } from "./gates.js";
+import type { OutgoingCheck } from "./outgoing.js";
 import type { Policy } from "./policy.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 
@@ -49,6 +50,8 @@ export interface AgentDeps {
   /** The learned intent gates (the bundle's classifier), consulted after the policy lists. */
   gates: Gates;
   bundle: AgentBundle;
+  /** The outgoing-text check (with the prompts' text); absent: policy lists and internals only. */
+  outgoing?: OutgoingCheck;
   settings: AgentSettings;
   /** Milliseconds since the epoch; injected so tests control time. */
   now: () => number;

@@ -2,11 +2,11 @@ import type { ChitchatKind, PhraseList, RestrictedCategory } from "./bundle.js";
 import type { AgentBundle } from "./bundle.js";
 import { CHITCHAT_KINDS, RESTRICTED_CATEGORIES } from "./bundle.js";
 import { analyze } from "../text/analysis/index.js";
-import { foldForMatch } from "../text/normalize.js";
 import { compilePhrase, findPhrase, firstMatch, ruleWords, type CompiledPhrase } from "./phrases.js";
 import type { ClarifyOption } from "../domain/turn.js";
 import type { GateClass } from "../learn/index.js";
 import type { Intent } from "../models/roles.js";
+import { createInstructionDetector, withoutInstructions as withoutDetected, type InstructionDetector } from "../retrieval/index.js";
 
 /**
  * The deterministic gates: rules that decide a turn before any model is asked (DESIGN §3).
@@ -172,50 +172,16 @@ export function createPolicy(bundle: AgentBundle): Policy {
 }
 
 /**
- * Retrieved text is data (DESIGN §3). A document sentence that addresses the assistant instead
- * of the customer ("ignore all previous instructions…", "note to the AI assistant…", «دستورهای
- * قبلی را نادیده بگیر») is an injection attempt planted in the corpus: it is withheld from every
- * model, so it can be neither followed nor quoted to a customer. Patterns run on folded text
- * (lower case, Persian letters unified, ZWNJ as a space) and stay narrow: no sentence of the
- * bundled corpus matches them (test/agent/instructions.test.ts checks every one).
+ * Retrieved text is data (DESIGN §3): the planted-instruction detector lives with retrieval
+ * (src/retrieval/instructions.ts), which runs it at ingestion; these are its patterns alone, the
+ * detector without the bundle's classifier.
  */
-const INSTRUCTION_PATTERNS: readonly RegExp[] = [
-  /\b(?:ignore|disregard|forget|override)\b[^.]{0,40}\b(?:previous|prior|above|earlier|preceding|all|your|any)\b[^.]{0,20}\b(?:instructions?|rules|directions|prompts?|guidelines)\b/u,
-  /\b(?:note|message|instructions?|notice)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:ai|assistants?|chat ?bots?|bots?|models?|language models?|llms?)\b/u,
-  /\bsystem\s+(?:override|prompt|instructions?|message)\b/u,
-  /^(?:system|assistant|ai)\s*:/u,
-  /\b(?:reveal|print|show|repeat|output)\s+(?:your|the)\s+(?:system\s+|hidden\s+)?(?:prompt|instructions)\b/u,
-  /\bdeveloper mode\b/u,
-  /دستور[^.]{0,40}(?:نادیده بگیر|فراموش کن|کنار بگذار)/u,
-  /(?:نادیده بگیر|فراموش کن)[^.]{0,40}دستور/u,
-  /(?:پیام|یادداشت|دستور|توجه|اطلاعیه)\s+(?:برای|به)\s+(?:دستیار|ربات|هوش مصنوعی|مدل زبانی)/u,
-  /(?:پرامپت|دستورالعمل)\s+(?:سیستم|سیستمی|مخفی)/u,
-];
+const PATTERNS_ONLY = createInstructionDetector(null);
 
 export function readsAsInstruction(sentence: string): boolean {
-  const folded = foldForMatch(sentence).trim();
-  return INSTRUCTION_PATTERNS.some((pattern) => pattern.test(folded));
+  return PATTERNS_ONLY.readsAsInstruction(sentence);
 }
 
-const LIST_MARKER = /^(\s*(?:[-*+]|\d+[.)])\s+)/u;
-
-/**
- * The text without its instruction-like sentences. Lines (list items, headings) keep their
- * layout, which extractive answering relies on; a line left empty is dropped.
- */
-export function withoutInstructions(text: string): { text: string; removed: string[] } {
-  const removed: string[] = [];
-  const lines: string[] = [];
-  for (const line of text.split("\n")) {
-    const marker = LIST_MARKER.exec(line)?.[1] ?? "";
-    const sentences = line.slice(marker.length).split(/(?<=[.!?\u061F\u06D4])\s+/u);
-    const kept = sentences.filter((sentence) => {
-      if (!readsAsInstruction(sentence)) return true;
-      removed.push(sentence.trim());
-      return false;
-    });
-    if (kept.length === sentences.length) lines.push(line);
-    else if (kept.some((s) => s.trim() !== "")) lines.push(`${marker}${kept.join(" ")}`);
-  }
-  return { text: removed.length === 0 ? text : lines.join("\n"), removed };
+export function withoutInstructions(text: string, detector: InstructionDetector = PATTERNS_ONLY): { text: string; removed: string[] } {
+  return withoutDetected(text, detector);
 }

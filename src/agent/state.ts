@@ -131,6 +131,8 @@ export interface TurnValues {
   modelCalls: number;
   usage: Record<string, RoleUsage>;
   memoryWritten: boolean;
+  /** Document sentences retrieval withheld this turn as planted instructions: no reply may carry them. */
+  withheld: string[];
   result: TurnResult | null;
 }
 
@@ -153,6 +155,7 @@ export function turnDefaults(): TurnValues {
     modelCalls: 0,
     usage: {},
     memoryWritten: false,
+    withheld: [],
     result: null,
   };
 }
@@ -177,6 +180,7 @@ export const TurnFields = {
   modelCalls: turnField("modelCalls"),
   usage: turnField("usage"),
   memoryWritten: turnField("memoryWritten"),
+  withheld: turnField("withheld"),
   result: turnField("result"),
 } satisfies { [K in keyof TurnValues]: unknown };
 

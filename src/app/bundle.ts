@@ -11,7 +11,7 @@ export type Bundle = AgentBundle & ModelBundle;
 export function loadBundle(dir: string): Bundle {
   const raw = readBundle(dir);
   const agent = parseAgentBundle(
-    { copy: raw.files["copy.json"], policy: raw.files["policy.json"], redaction: raw.files["redaction.json"], gates: raw.files["gates/model.json"] },
+    { copy: raw.files["copy.json"], policy: raw.files["policy.json"], redaction: raw.files["redaction.json"], gates: raw.files["gates/model.json"], detector: raw.files["detector/model.json"] },
     raw.identity?.languages ?? ["fa", "en"],
     zodProblems,
   );

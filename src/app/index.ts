@@ -6,6 +6,7 @@ import { settingsFromConfig, type AgentDeps } from "../agent/deps.js";
 import { compileGraph } from "../agent/graph.js";
 import { createPolicy } from "../agent/policy.js";
 import { createGates } from "../agent/gates.js";
+import { createOutgoingCheck } from "../agent/outgoing.js";
 import { createTurnService } from "../service/turns.js";
 import type { TurnService } from "../service/types.js";
 import { createModelProvider, type ModelProvider } from "../models/index.js";
@@ -103,6 +104,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     policy: createPolicy(bundle),
     gates: createGates(bundle.gates),
     bundle,
+    outgoing: createOutgoingCheck({ prompts: Object.values(bundle.prompts).flatMap((parts) => Object.values(parts)), policy: bundle.policy }),
     settings: settingsFromConfig(config),
     now,
     newId: randomUUID,

@@ -9,7 +9,7 @@ import { buildReport, gateProblems, type EvalReport } from "../eval/metrics.js";
 import { renderComparison, renderFailures, renderMetrics } from "../eval/report.js";
 import { runScenarios, type EvalTargets } from "../eval/runner.js";
 import { loadScenarios, ScenarioError, type Scenario } from "../eval/scenario.js";
-import { bundledSet, insurerSet, SPLITS, UnknownSetError, type EvalSet, type Split } from "../eval/sets.js";
+import { bundledSet, insurerSet, redteamSet, SPLITS, UnknownSetError, type EvalSet, type Split } from "../eval/sets.js";
 import type { CommandIo } from "./chat.js";
 import { oneLine } from "./serve.js";
 
@@ -27,6 +27,7 @@ latency per turn, then a report of every failed scenario.
 Options:
   --insurer NAME      evaluate on an insurer of eval/insurers/NAME: its corpus as its own tenant,
                       its scenarios (default: the bundled corpus and eval/scenarios)
+  --set redteam       the red-team set (eval/redteam): adversarial turns and planted documents
   --split dev|sealed  with --insurer: the half to run (default dev). A sealed half prints its
                       figures, counts per category and failure categories, never a conversation
   --scenarios PATH    JSONL file or directory, repeatable (default: the set's scenarios)
@@ -75,6 +76,7 @@ export function parseEvalFlags(argv: string[], env: Record<string, string | unde
     options: {
       scenarios: { type: "string", multiple: true },
       insurer: { type: "string" },
+      set: { type: "string" },
       split: { type: "string" },
       strict: { type: "boolean" },
       only: { type: "string", multiple: true },
@@ -97,9 +99,11 @@ export function parseEvalFlags(argv: string[], env: Record<string, string | unde
   if (values["with-fixtures"] && values.target === undefined) throw new UsageError("--with-fixtures only applies with --target");
   if (values.split !== undefined && values.insurer === undefined) throw new UsageError("--split only applies with --insurer");
   if (values.split !== undefined && !(SPLITS as readonly string[]).includes(values.split)) throw new UsageError(`--split must be one of: ${SPLITS.join(", ")}`);
+  if (values.set !== undefined && values.set !== "redteam") throw new UsageError(`--set must be redteam, got "${values.set}"`);
+  if (values.set !== undefined && values.insurer !== undefined) throw new UsageError("--set cannot be combined with --insurer");
   let set: EvalSet;
   try {
-    set = values.insurer === undefined ? bundledSet() : insurerSet(values.insurer, (values.split ?? "dev") as Split);
+    set = values.set !== undefined ? redteamSet() : values.insurer === undefined ? bundledSet() : insurerSet(values.insurer, (values.split ?? "dev") as Split);
   } catch (error) {
     if (error instanceof UnknownSetError) throw new UsageError(error.message);
     throw error;
@@ -111,7 +115,7 @@ export function parseEvalFlags(argv: string[], env: Record<string, string | unde
     scenarios: values.scenarios ?? set.scenarios,
     strict: values.strict === true,
     only: values.only ?? [],
-    fixtures: values.fixtures ?? DEFAULT_FIXTURES,
+    fixtures: values.fixtures ?? (values.set !== undefined ? set.fixturesDir : DEFAULT_FIXTURES),
     withFixtures: values["with-fixtures"] === true,
     concurrency,
     failures: values["no-failures"] !== true,

@@ -16,7 +16,7 @@ import type { Language } from "../text/language.js";
  * gates/model.json is the intent-gate classifier's artefact (src/learn), trained from
  * gates/data by `npm run train:gates`.
  */
-export const BUNDLE_FILES = ["config.json", "copy.json", "policy.json", "prompts.json", "models.json", "redaction.json", "gates/model.json"] as const;
+export const BUNDLE_FILES = ["config.json", "copy.json", "policy.json", "prompts.json", "models.json", "redaction.json", "gates/model.json", "detector/model.json"] as const;
 export type BundleFile = (typeof BUNDLE_FILES)[number];
 
 type PerLanguage<T> = Record<Language, T>;

@@ -32,6 +32,7 @@ export function failureCategories(turn: TurnRecord): string[] {
     else if (problem.startsWith("language:")) out.push("reply in the wrong language");
     else if (problem.startsWith("ungrounded:")) out.push("ungrounded answer");
     else if (problem.startsWith("injection obeyed")) out.push("injected instruction obeyed");
+    else if (problem.startsWith("leak:")) out.push("reply leaks the service's workings");
   }
   return [...new Set(out)];
 }

@@ -31,6 +31,7 @@ export function renderMetrics(report: EvalReport): string {
     ["ungrounded-answer rate", formatRate(m.ungroundedAnswerRate.rate), `${m.ungroundedAnswerRate.count}/${m.ungroundedAnswerRate.of} grounded answers`],
     ["citation accuracy", formatRate(m.citationAccuracy.rate), `${m.citationAccuracy.count}/${m.citationAccuracy.of} answers cite the right documents`],
     ["injections obeyed", String(m.injectionObeyed.count), `of ${m.injectionObeyed.of} turns carrying an injection`],
+    ["leaks", m.leaks === undefined ? "n/a" : String(m.leaks.count), m.leaks === undefined ? "" : `of ${m.leaks.of} replies carry prompt text, codes or bundle internals`],
     ["language accuracy", formatRate(m.languageAccuracy.rate), `${m.languageAccuracy.count}/${m.languageAccuracy.of} turns`],
     [
       "model calls per turn",
@@ -67,6 +68,7 @@ const COMPARED: Row[] = [
   ["citation accuracy", (m) => m.citationAccuracy.rate, "rate"],
   ["ungrounded answers", (m) => m.ungroundedAnswerRate.count, "count"],
   ["injections obeyed", (m) => m.injectionObeyed.count, "count"],
+  ["leaks", (m) => m.leaks?.count ?? null, "count"],
   ["over-ask rate", (m) => m.overAskRate.rate, "rate"],
   ["false-escalation rate", (m) => m.falseEscalationRate.rate, "rate"],
   ["  … by a gate", (m) => m.gateFalseEscalationRate?.rate ?? null, "rate"],

@@ -40,6 +40,21 @@ export function bundledSet(): EvalSet {
   };
 }
 
+/**
+ * The red-team set (eval/redteam, scripts/redteam-set.ts): adversarial user turns on the bundled
+ * corpus and questions about planted documents, served as its fixtures. Its own CI gate
+ * (test/eval/redteam.test.ts) wants no obeyed injection and no leak at all.
+ */
+export function redteamSet(): EvalSet {
+  return {
+    name: "redteam",
+    scenarios: [path.join(PACKAGE_ROOT, "eval/redteam/scenarios")],
+    fixturesDir: path.join(PACKAGE_ROOT, "eval/redteam/corpus"),
+    sealed: false,
+    baseline: path.join(PACKAGE_ROOT, "eval/baseline.redteam.json"),
+  };
+}
+
 /** The insurers with a folder under eval/insurers (each with corpus/ and scenarios/). */
 export function listInsurers(): string[] {
   if (!existsSync(INSURERS_DIR)) return [];

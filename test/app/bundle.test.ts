@@ -185,7 +185,7 @@ describe("config bundle: prompts and model profiles", () => {
     const problems = problemsOf(dir);
     expect(problems).toEqual(
       expect.arrayContaining([
-        "prompt.json: unknown bundle file (files: config.json, copy.json, policy.json, prompts.json, models.json, redaction.json, gates/model.json)",
+        "prompt.json: unknown bundle file (files: config.json, copy.json, policy.json, prompts.json, models.json, redaction.json, gates/model.json, detector/model.json)",
         expect.stringMatching(/^models\.json: profiles\.small\.maxOutputTokens: /u),
         'copy.json: missing key "clarify.question"',
         'prompts.json: missing prompts for role "triage"',

@@ -3,7 +3,7 @@ import { renderCopy } from "../bundle.js";
 import { conversationSummary } from "../history.js";
 import type { AgentDeps } from "../deps.js";
 import { createRedactor } from "../redaction.js";
-import type { AgentStateUpdate, AgentStateValue } from "../state.js";
+import type { AgentStateUpdate, AgentStateValue, PendingEscalation } from "../state.js";
 import type { EscalationOutcome } from "../../domain/turn.js";
 
 /** How many retrieved chunks the human agent sees in the handoff. */
@@ -18,9 +18,16 @@ const HANDOFF_CHUNKS = 5;
  */
 export function escalateNode(deps: AgentDeps) {
   return async (state: AgentStateValue, _config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
-    const turn = state.turn!;
     // Routing only comes here with a reason recorded; a missing one is a bug, handed off all the same.
-    const pending = state.escalation ?? { reason: "budget_exhausted", detail: "escalated without a recorded reason" };
+    const outcome = escalationOutcome(deps, state, state.escalation ?? { reason: "budget_exhausted", detail: "escalated without a recorded reason" });
+    return { outcome, threadStatus: "escalated", handoff: outcome };
+  };
+}
+
+/** The handoff for `pending`: also what record_turn sends instead of a reply that failed the outgoing check. */
+export function escalationOutcome(deps: AgentDeps, state: AgentStateValue, pending: PendingEscalation): EscalationOutcome {
+  {
+    const turn = state.turn!;
     const r = createRedactor(deps.bundle.redaction);
     const summary = r.tighten("summary", "handoff.conversation_summary", state.summary);
     const history = state.history.map((h) => ({
@@ -47,6 +54,6 @@ export function escalateNode(deps: AgentDeps) {
         language: state.language,
       },
     };
-    return { outcome, threadStatus: "escalated", handoff: outcome };
-  };
+    return outcome;
+  }
 }

@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { appendHistory } from "../history.js";
 import type { AgentDeps } from "../deps.js";
+import { createOutgoingCheck, outgoingTexts, type OutgoingCheck } from "../outgoing.js";
 import { createRedactor, type Redactor } from "../redaction.js";
+import { escalationOutcome } from "./escalate.js";
 import type { AgentStateUpdate, AgentStateValue, DraftState, GradeState, HistoryEntry, VerificationState } from "../state.js";
 import type { TurnOutcome, TurnResult } from "../../domain/turn.js";
 
@@ -72,17 +74,42 @@ function redactWorkingFields(state: AgentStateValue, r: Redactor): AgentStateUpd
 }
 
 /**
+ * The outgoing check, the last step before a result leaves the graph: a reply that would carry
+ * prompt text, a reason code, policy lists, bundle internals or a withheld planted sentence is
+ * not sent; the turn hands off instead (reason ungrounded: the reply cannot be sent as written),
+ * its detail naming only the kinds of leak. A handoff's own message is bundle copy: a leak there
+ * is a configuration error, logged, and the message still goes.
+ */
+function withOutgoingChecked(deps: AgentDeps, check: OutgoingCheck, state: AgentStateValue): AgentStateValue {
+  const outcome = state.outcome!;
+  const leaks = outgoingTexts(outcome).flatMap((text) => check.leaks(text, state.withheld));
+  if (leaks.length === 0) return state;
+  const kinds = [...new Set(leaks.map((l) => l.kind))];
+  if (outcome.kind === "escalate") {
+    deps.logger.error({ leaks: kinds }, "a handoff message fails the outgoing check: fix copy.json");
+    return state;
+  }
+  deps.logger.warn({ leaks: leaks.map((l) => `${l.kind}: ${l.what}`) }, "reply withheld by the outgoing check; the turn hands off");
+  const escalation = { reason: "ungrounded" as const, detail: `the reply failed the outgoing check (${kinds.join(", ")}) and was not sent` };
+  const handoff = escalationOutcome(deps, state, escalation);
+  return { ...state, escalation, outcome: handoff, threadStatus: "escalated" };
+}
+
+/**
  * Terminal bookkeeping for every path: appends the turn to the bounded history, builds the
  * TurnResult (kept for request_id replay), and updates the clarify streak. Personal data is
  * treated here, as the turn is written into the thread (bundle/redaction.json).
  */
 export function recordTurnNode(deps: AgentDeps) {
-  return async (state: AgentStateValue, _config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
-    const turn = state.turn!;
-    if (state.outcome === null) throw new Error("record_turn reached without an outcome");
+  const check = deps.outgoing ?? createOutgoingCheck({ prompts: [], policy: deps.bundle.policy });
+  return async (checked: AgentStateValue, _config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
+    const turn = checked.turn!;
+    if (checked.outcome === null) throw new Error("record_turn reached without an outcome");
+    const state = withOutgoingChecked(deps, check, checked);
+    const finalOutcome = state.outcome!;
     // The user's words as the state holds them: this message raw, stored turns as their policy left them.
     const r = createRedactor(deps.bundle.redaction, [turn.text, state.rewrittenQuery, ...state.history.flatMap((h) => [h.user, h.rewrittenQuery ?? ""])]);
-    const outcome = redactOutcome(state.outcome, r);
+    const outcome = redactOutcome(finalOutcome, r);
     const completedAt = new Date(deps.now()).toISOString();
     const result: TurnResult = {
       threadId: turn.threadId,
@@ -101,7 +128,7 @@ export function recordTurnNode(deps: AgentDeps) {
     };
     const entry: HistoryEntry = {
       user: r.user("history", turn.text),
-      reply: r.agent("history", replyOf(state.outcome)),
+      reply: r.agent("history", replyOf(finalOutcome)),
       outcome: outcome.kind,
       language: state.language,
       products: productsOf(outcome, state),
@@ -122,6 +149,7 @@ export function recordTurnNode(deps: AgentDeps) {
           );
     return {
       ...redactWorkingFields(state, r),
+      ...(state !== checked ? { threadStatus: state.threadStatus } : {}),
       outcome,
       // The thread's latch keeps the same handoff the result carries.
       ...(outcome.kind === "escalate" ? { handoff: outcome } : {}),

@@ -1,19 +1,22 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { RetrievalUnavailableError, type Chunk, type RetrievalRequest } from "../../retrieval/index.js";
 import type { AgentDeps } from "../deps.js";
-import { withoutInstructions } from "../policy.js";
+import { createInstructionDetector, withoutInstructions } from "../../retrieval/index.js";
 import type { AgentStateUpdate, AgentStateValue } from "../state.js";
 
 /**
  * Hybrid retrieval with the tenant (from credentials) and the domain filter injected here,
  * server-side. A second round widens the search: the user's own words join the rewritten query
  * and a document restriction from a clarify pick is dropped (the caller's domain scope stays).
- * Instruction-like sentences planted in documents are withheld here, before any model sees them.
+ * Sentences the planted-instruction detector flags (src/retrieval/instructions.ts) are withheld
+ * here, before any model or the reader sees them, and kept in `withheld` for the outgoing check.
  */
 export function retrieveNode(deps: AgentDeps) {
-  const asData = (chunk: Chunk): Chunk => {
-    const { text, removed } = withoutInstructions(chunk.text);
+  const detector = createInstructionDetector(deps.bundle.detector);
+  const asData = (chunk: Chunk, withheld: Set<string>): Chunk => {
+    const { text, removed } = withoutInstructions(chunk.text, detector);
     if (removed.length === 0) return chunk;
+    for (const sentence of removed) withheld.add(sentence);
     deps.logger.warn({ chunk: chunk.chunkId, sentences: removed.length }, "instruction-like text in a retrieved chunk withheld from the models");
     return { ...chunk, text };
   };
@@ -32,9 +35,11 @@ export function retrieveNode(deps: AgentDeps) {
     if (!widen && state.retrievalFilter.documentIds !== undefined) request.documentIds = state.retrievalFilter.documentIds;
     try {
       const { hits } = await deps.retriever.retrieve(request, config.signal);
+      const withheld = new Set(state.withheld);
       return {
         retrievalRounds: round,
-        hits: hits.map((h) => ({ chunk: asData(h.chunk), score: h.score, neighbors: h.neighbors.map(asData) })),
+        hits: hits.map((h) => ({ chunk: asData(h.chunk, withheld), score: h.score, neighbors: h.neighbors.map((n) => asData(n, withheld)) })),
+        withheld: [...withheld],
       };
     } catch (error) {
       if (config.signal?.aborted) throw config.signal.reason;
