@@ -116,6 +116,9 @@ interface Scored {
 /** Attributes a passage can answer by what it speaks of: its own words, heading path, caption and headers. */
 const FIGURE_ATTRIBUTES: ReadonlySet<Attribute> = new Set(["price", "limit", "deductible", "waiting", "deadline", "duration", "discount", "age", "hours", "contact"]);
 
+/** Amounts of money a passage can state, each named by its own nouns: one is not another. */
+const AMOUNT_ATTRIBUTES: readonly Attribute[] = ["price", "limit", "deductible", "discount"];
+
 /** Quantities that a passage can fit or contradict (a bare count cannot be judged). */
 const judgeable = (q: Quantity) => q.kind === "days" || q.kind === "age" || q.kind === "money";
 
@@ -412,7 +415,7 @@ function listCandidates(candidates: readonly Candidate[], question: QuestionAnal
     // An item whose own words name another figure ("25% discount") states that one, not the asked one.
     const states = (item: string) => {
       const own = new Set(analyze(item));
-      const other = [...FIGURE_ATTRIBUTES].some((a) => !question.asked.includes(a) && speaksOf(own, a));
+      const other = AMOUNT_ATTRIBUTES.some((a) => !question.asked.includes(a) && speaksOf(own, a));
       return formFits(item, [main]) && (!other || speaksOf(own, main));
     };
     const stating = group.filter((c) => c.unit.shape.kind === "item" && states(c.unit.shape.item));

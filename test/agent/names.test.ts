@@ -40,6 +40,8 @@ describe("checkpointed names", () => {
         "turn",
         "usage",
         "verification",
+        // Added with the instruction detector (a new field with a default reads old checkpoints).
+        "withheld",
       ].sort(),
     );
   });
