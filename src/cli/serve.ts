@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import type { Logger } from "pino";
 import { createLogger } from "../app/logger.js";
 import type { TurnService } from "../service/types.js";
+import type { ReadinessProbe } from "../domain/readiness.js";
 import { BundleError } from "../config/bundle.js";
 import { ConfigError, ENV_VARS, loadConfig, type Config } from "../config/config.js";
 import { CorpusLoadError, type DocumentIndex, type DocumentRules } from "../retrieval/index.js";
@@ -19,6 +20,8 @@ export interface ServeApp {
   documentRules?: DocumentRules;
   /** RPC spans and metrics; with FRONTDESK_METRICS_ADDR, its registry is served for scraping. */
   telemetry?: Telemetry;
+  /** The dependencies readiness asks (grpc.health.v1, /readyz); none: ready while the process runs. */
+  probes?: readonly ReadinessProbe[];
 }
 
 export type CreateAppFn = (config: Config, logger: Logger) => Promise<ServeApp>;
@@ -74,6 +77,7 @@ export async function runServe(config: Config, logger: Logger, createApp: Create
     logger,
     ...(app.documents !== undefined && app.documentRules !== undefined ? { documents: { index: app.documents, rules: app.documentRules } } : {}),
     ...(app.telemetry === undefined ? {} : { telemetry: app.telemetry }),
+    ...(app.probes === undefined ? {} : { probes: app.probes }),
   });
   let port: number;
   let metrics: MetricsServer | null = null;

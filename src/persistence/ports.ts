@@ -92,6 +92,11 @@ export interface Persistence {
   eraseThread(threadKey: string): Promise<boolean>;
   /** Occupancy of the connection pools (PostgreSQL); absent: no pools. */
   poolStats?: () => readonly PoolStats[];
+  /**
+   * Readiness: resolves when the database answers a trivial query (PostgreSQL; absent for the
+   * in-process stores, which cannot be away). The caller bounds the wait.
+   */
+  ping?: () => Promise<void>;
   close(): Promise<void>;
 }
 
