@@ -147,7 +147,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     },
   ];
   const ping = persistence.ping;
-  if (ping !== undefined) probes.push({ name: "postgres", needs: ["agent"], check: () => ping() });
+  if (ping !== undefined) probes.push({ name: "postgres", needs: ["agent"], check: (signal) => ping(signal) });
   const retrievalPing = retrieval.ping;
   if (retrievalPing !== undefined) probes.push({ name: "qdrant", needs: ["agent", "documents"], check: (signal) => retrievalPing(signal) });
   return {

@@ -94,9 +94,9 @@ export interface Persistence {
   poolStats?: () => readonly PoolStats[];
   /**
    * Readiness: resolves when the database answers a trivial query (PostgreSQL; absent for the
-   * in-process stores, which cannot be away). The caller bounds the wait.
+   * in-process stores, which cannot be away). When `signal` fires first, the attempt is given up.
    */
-  ping?: () => Promise<void>;
+  ping?: (signal: AbortSignal) => Promise<void>;
   close(): Promise<void>;
 }
 

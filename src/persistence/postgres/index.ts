@@ -188,8 +188,28 @@ export async function createPostgresPersistence(options: PostgresPersistenceOpti
     eraseThread: (key) => saver.eraseThread(key),
     poolStats: () => [stats("main", pool, settings.poolMax), stats("locks", lockPool, settings.lockConnections)],
     sweepIdleThreads,
-    async ping() {
-      await healthPool.query("SELECT 1");
+    async ping(signal) {
+      const client = await healthPool.connect();
+      // A query the network swallowed would hold the probe's only connection until query_timeout:
+      // given up, the connection is dropped instead, and the next probe opens a fresh one.
+      let released = false;
+      const release = (err?: Error) => {
+        if (released) return;
+        released = true;
+        signal.removeEventListener("abort", giveUp);
+        client.release(err);
+      };
+      const giveUp = () => release(new Error("readiness probe gave up"));
+      signal.addEventListener("abort", giveUp, { once: true });
+      if (signal.aborted) giveUp();
+      try {
+        await client.query("SELECT 1");
+        release();
+      } catch (err) {
+        // A failed connection is not handed out again.
+        release(err instanceof Error ? err : new Error(String(err)));
+        throw err;
+      }
     },
     async close() {
       if (sweepTimer !== null) clearInterval(sweepTimer);
