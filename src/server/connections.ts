@@ -32,8 +32,8 @@ export interface Connections {
   /** GOAWAY on every session: running streams may finish, no new ones start. */
   goAway(): void;
   /**
-   * Shutdown has begun: GOAWAY on every session now and on any later one once its streams are
-   * done, idle HTTP/1.1 connections closed. The port stays open (probes see NOT_SERVING).
+   * Shutdown has begun: GOAWAY on every session open now (running streams may finish). The port
+   * stays open, so probes see NOT_SERVING rather than a refused connection.
    */
   drain(): void;
   /** Resolves once every session has closed, or after `ms`. */
@@ -73,7 +73,6 @@ const PEER_PING_REFILL_MS = 1_000;
 /** `listening` accepts the connections (the listener in plain text); `server` is the HTTP/2 server. */
 export function trackConnections(listening: Server, server: http2.Http2Server | http2.Http2SecureServer, options: ConnectionsOptions): Connections {
   const { idleTimeoutMs, logger, h1 } = options;
-  let draining = false;
   const ackTimeoutMs = Math.min(KEEPALIVE_ACK_TIMEOUT_MS, idleTimeoutMs);
   const sessions = new Set<http2.ServerHttp2Session>();
   const sockets = new Set<Socket>();
@@ -160,9 +159,7 @@ export function trackConnections(listening: Server, server: http2.Http2Server | 
         open--;
         if (open === 0) {
           stopKeepAlive();
-          // While draining, a session opened after the GOAWAYs gets its own once it is done.
-          if (draining && !ended()) session.close();
-          else if (!ended()) startIdle();
+          if (!ended()) startIdle();
         }
       });
     });
@@ -197,9 +194,11 @@ export function trackConnections(listening: Server, server: http2.Http2Server | 
       for (const session of sessions) session.close();
     },
     drain() {
-      draining = true;
+      // Sessions opened from now on are not ended early: a GOAWAY right after a call races the
+      // client's next one (refused, and Connect clients do not retry that). Idle HTTP/1.1
+      // connections are left alone for the same reason; their next response says Connection:
+      // close (http-edge.ts). Whatever is still open when the calls are done is closed then.
       for (const session of sessions) session.close();
-      h1?.closeIdleConnections();
     },
     drained(ms) {
       return new Promise((resolve) => {
