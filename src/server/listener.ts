@@ -1,5 +1,5 @@
-import http from "node:http";
-import http2 from "node:http2";
+import type http from "node:http";
+import type http2 from "node:http2";
 import net from "node:net";
 import type { Logger } from "pino";
 

@@ -20,7 +20,11 @@ function scripted(): { provider: ModelProvider; failing: ModelErrorKind | null; 
   return state;
 }
 
-const call = (p: ModelProvider) => p.invoke("triage", {} as never).then(() => "ok", (e: unknown) => (e instanceof ModelError ? e.kind : "other"));
+const call = (p: ModelProvider) =>
+  p.invoke("triage", {} as never).then(
+    () => "ok",
+    (e: unknown) => (e instanceof ModelError ? e.kind : "other"),
+  );
 
 describe("the model provider's circuit", () => {
   test("opens after N consecutive outage failures, refuses at once (unavailable, not retryable), lets one trial through after openMs", async () => {

@@ -24,7 +24,13 @@ beforeAll(async () => {
   proxy = await startTcpProxy(Number(url.port || "5432"));
   url.host = `127.0.0.1:${proxy.port}`;
   const settings = { ...loadConfig({}).persistence.postgres, connectTimeoutMs: 1_000 };
-  persistence = await createPostgresPersistence({ databaseUrl: url.toString(), settings, watch: { bufferEvents: 16, maxWatchers: 10, publishQueue: 100 }, logger: silentLogger, sweepInBackground: false });
+  persistence = await createPostgresPersistence({
+    databaseUrl: url.toString(),
+    settings,
+    watch: { bufferEvents: 16, maxWatchers: 10, publishQueue: 100 },
+    logger: silentLogger,
+    sweepInBackground: false,
+  });
   const ping = persistence.ping!;
   s = await startServer({
     probes: [{ name: "postgres", needs: ["agent"], check: (signal) => ping(signal) }],
