@@ -113,8 +113,9 @@ export async function runServe(config: Config, logger: Logger, createApp: Create
 
 export const SERVE_HELP = `Usage: frontdesk serve [options]
 
-Serve AgentService and DocumentService (gRPC, gRPC-Web and Connect on one HTTP/2 port),
-grpc.health.v1 and server reflection. Stops gracefully on SIGINT/SIGTERM.
+Serve AgentService and DocumentService (gRPC, gRPC-Web and Connect on one port, over HTTP/2
+and HTTP/1.1), grpc.health.v1, /healthz, /readyz and server reflection. On SIGINT/SIGTERM it
+drains: readiness turns NOT_SERVING first, running turns get the grace period, then it stops.
 
 Options:
   --host H       address to bind (FRONTDESK_HOST, default 127.0.0.1)
