@@ -49,8 +49,11 @@ export interface ConnectionsOptions {
   h1?: http.Server;
 }
 
-/** http.Server's connection timeouts, which the types of Http2SecureServer do not declare. */
-function http1Timeouts(idleTimeoutMs: number) {
+/**
+ * http.Server's connection timeouts (which the types of Http2SecureServer do not declare). Pass
+ * them to http.createServer: the checking interval is read when the server is constructed.
+ */
+export function http1Timeouts(idleTimeoutMs: number) {
   // Node checks headersTimeout and requestTimeout every connectionsCheckingInterval (30 s by default).
   return {
     keepAliveTimeout: idleTimeoutMs,
@@ -86,7 +89,22 @@ export function trackConnections(listening: Server, server: http2.Http2Server | 
     socket.once("finish", () => setTimeout(() => socket.destroy(), CLOSE_LINGER_MS).unref());
   };
   listening.on("connection", track);
-  if (h1 !== undefined) Object.assign(h1, http1Timeouts(idleTimeoutMs));
+  if (h1 !== undefined) {
+    Object.assign(h1, http1Timeouts(idleTimeoutMs));
+    // Node runs the headersTimeout and requestTimeout checks only on a server that listens itself;
+    // this one is fed by the listener, so the socket's timer stands in (http destroys the socket
+    // when it fires): a request line, headers or body that stall for the idle time end the
+    // connection. Once the request has arrived, a quiet call runs as long as it needs.
+    h1.on("connection", (socket: Socket) => socket.setTimeout(idleTimeoutMs));
+    h1.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (req.complete) req.socket.setTimeout(0);
+      // After the response, http's own keep-alive timer holds the socket; do not cancel it.
+      else
+        req.once("end", () => {
+          if (!res.writableFinished) req.socket.setTimeout(0);
+        });
+    });
+  }
   if (server instanceof tls.Server) {
     Object.assign(server, http1Timeouts(idleTimeoutMs));
     server.on("secureConnection", (socket: tls.TLSSocket) => {

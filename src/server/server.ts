@@ -17,7 +17,7 @@ import { createNodeHandler } from "./adapter.js";
 import { createTenantResolver } from "./auth.js";
 import { withSpecGrpcMessage } from "./grpc-message.js";
 import { createHealthRoutes, createHealthState, type HealthState } from "./health.js";
-import { MAX_OUTSTANDING_PINGS, trackConnections } from "./connections.js";
+import { http1Timeouts, MAX_OUTSTANDING_PINGS, trackConnections } from "./connections.js";
 import { createCors } from "./cors.js";
 import { createEdgeHandler } from "./http-edge.js";
 import { createPlainListener } from "./listener.js";
@@ -153,7 +153,7 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
       )
     : http2.createServer(http2Options, handler);
   // Plain text: one port for both, split by the connection's first bytes.
-  const plain = tls ? null : createPlainListener({ h2, h1: http.createServer(handler), idleTimeoutMs, logger });
+  const plain = tls ? null : createPlainListener({ h2, h1: http.createServer(http1Timeouts(idleTimeoutMs), handler), idleTimeoutMs, logger });
   const server: Server = plain?.server ?? h2;
   const connections = trackConnections(server, h2, { idleTimeoutMs, logger, ...(plain === null ? {} : { h1: plain.h1 }) });
 
