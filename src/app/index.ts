@@ -10,6 +10,8 @@ import { createOutgoingCheck } from "../agent/outgoing.js";
 import { createTurnService } from "../service/turns.js";
 import type { TurnService } from "../service/types.js";
 import { createModelProvider, type ModelProvider } from "../models/index.js";
+import { withCircuit } from "../models/circuit.js";
+import type { ReadinessProbe } from "../domain/readiness.js";
 import type { Persistence } from "../persistence/index.js";
 import { createPersistence, createSharedDocumentStore } from "../persistence/factory.js";
 import { openLocalDatabase } from "../persistence/sqlite/database.js";
@@ -36,6 +38,8 @@ export interface App {
   getChunk(tenantId: string, chunkId: string): Chunk | undefined;
   /** Metrics (for the scrape listener and the server's RPC metrics), the tracer, spans still to export. */
   telemetry: Telemetry;
+  /** One per configured dependency (PostgreSQL, Qdrant, the model circuit): what readiness asks. */
+  probes: readonly ReadinessProbe[];
   close(): Promise<void>;
 }
 
@@ -96,8 +100,10 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
   }
   if (persistence.poolStats !== undefined) telemetry.metrics.addPoolSource(persistence.poolStats);
   const now = overrides.now ?? Date.now;
+  // Inside the instrumentation, so calls the open circuit refuses are counted ("unavailable").
+  const circuit = withCircuit(overrides.models ?? createModelProvider(config, bundle), config.models.circuit);
   const deps: AgentDeps = {
-    models: instrumentModels(overrides.models ?? createModelProvider(config, bundle), bundle, telemetry),
+    models: instrumentModels(circuit.provider, bundle, telemetry),
     retriever,
     lexicon: retrieval.lexicon,
     profiles: persistence.profiles,
@@ -137,9 +143,23 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     }),
     telemetry,
   );
+  const probes: ReadinessProbe[] = [
+    {
+      name: "models",
+      needs: ["agent"],
+      check: async () => {
+        if (circuit.state() === "open") throw new Error(`the ${circuit.provider.id} provider's circuit is open`);
+      },
+    },
+  ];
+  const ping = persistence.ping;
+  if (ping !== undefined) probes.push({ name: "postgres", needs: ["agent"], check: (signal) => ping(signal) });
+  const retrievalPing = retrieval.ping;
+  if (retrievalPing !== undefined) probes.push({ name: "qdrant", needs: ["agent", "documents"], check: (signal) => retrievalPing(signal) });
   return {
     turnService,
     tenants,
+    probes,
     documents: retrieval.documents,
     documentRules: retrieval.rules,
     getChunk(tenantId, chunkId) {

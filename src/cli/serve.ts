@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import type { Logger } from "pino";
 import { createLogger } from "../app/logger.js";
 import type { TurnService } from "../service/types.js";
+import type { ReadinessProbe } from "../domain/readiness.js";
 import { BundleError } from "../config/bundle.js";
 import { ConfigError, ENV_VARS, loadConfig, type Config } from "../config/config.js";
 import { CorpusLoadError, type DocumentIndex, type DocumentRules } from "../retrieval/index.js";
@@ -19,6 +20,8 @@ export interface ServeApp {
   documentRules?: DocumentRules;
   /** RPC spans and metrics; with FRONTDESK_METRICS_ADDR, its registry is served for scraping. */
   telemetry?: Telemetry;
+  /** The dependencies readiness asks (grpc.health.v1, /readyz); none: ready while the process runs. */
+  probes?: readonly ReadinessProbe[];
 }
 
 export type CreateAppFn = (config: Config, logger: Logger) => Promise<ServeApp>;
@@ -74,6 +77,7 @@ export async function runServe(config: Config, logger: Logger, createApp: Create
     logger,
     ...(app.documents !== undefined && app.documentRules !== undefined ? { documents: { index: app.documents, rules: app.documentRules } } : {}),
     ...(app.telemetry === undefined ? {} : { telemetry: app.telemetry }),
+    ...(app.probes === undefined ? {} : { probes: app.probes }),
   });
   let port: number;
   let metrics: MetricsServer | null = null;
@@ -109,8 +113,9 @@ export async function runServe(config: Config, logger: Logger, createApp: Create
 
 export const SERVE_HELP = `Usage: frontdesk serve [options]
 
-Serve AgentService and DocumentService (gRPC, gRPC-Web and Connect on one HTTP/2 port),
-grpc.health.v1 and server reflection. Stops gracefully on SIGINT/SIGTERM.
+Serve AgentService and DocumentService (gRPC, gRPC-Web and Connect on one port, over HTTP/2
+and HTTP/1.1), grpc.health.v1, /healthz, /readyz and server reflection. On SIGINT/SIGTERM it
+drains: readiness turns NOT_SERVING first, running turns get the grace period, then it stops.
 
 Options:
   --host H       address to bind (FRONTDESK_HOST, default 127.0.0.1)

@@ -122,6 +122,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       turnTimeoutMs: e.FRONTDESK_TURN_TIMEOUT_MS,
       shutdownGraceMs: e.FRONTDESK_SHUTDOWN_GRACE_MS,
       idleTimeoutMs: e.FRONTDESK_IDLE_TIMEOUT_MS,
+      readiness: { cacheMs: e.FRONTDESK_READY_CACHE_MS, timeoutMs: e.FRONTDESK_READY_TIMEOUT_MS },
+      corsOrigins: [
+        ...new Set(
+          (e.FRONTDESK_CORS_ORIGINS ?? "")
+            .split(",")
+            .map((o) => o.trim().toLowerCase())
+            .filter((o) => o !== ""),
+        ),
+      ],
+      corsMaxAgeS: e.FRONTDESK_CORS_MAX_AGE_S,
     },
     auth: { apiKeys: parseApiKeys(e.FRONTDESK_API_KEYS), defaultTenant: e.FRONTDESK_DEFAULT_TENANT },
     limits: {
@@ -201,6 +211,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         maxDelayMs: e.FRONTDESK_MODEL_RETRY_MAX_MS,
         jitter: 0.25,
       },
+      circuit: { failures: e.FRONTDESK_MODEL_CIRCUIT_FAILURES, openMs: e.FRONTDESK_MODEL_CIRCUIT_OPEN_MS },
     },
     bundleDir: resolveBundleDir(env, cwd),
     logLevel: e.FRONTDESK_LOG_LEVEL,

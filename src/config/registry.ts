@@ -190,6 +190,14 @@ const SERVICE = {
   FRONTDESK_MODEL_RETRY_ATTEMPTS: { schema: int(1, 10).default(3), description: "attempts per model call (timeouts, 5xx, 429, malformed output)" },
   FRONTDESK_MODEL_RETRY_INITIAL_MS: { schema: int(0, 60_000).default(500), description: "first delay of the exponential backoff with jitter" },
   FRONTDESK_MODEL_RETRY_MAX_MS: { schema: int(0, 120_000).default(4_000), description: "longest delay of the exponential backoff" },
+  FRONTDESK_MODEL_CIRCUIT_FAILURES: {
+    schema: int(1, 1_000).default(5),
+    description: "consecutive model calls failing with a timeout, 5xx or 429 that open the provider's circuit: calls then fail at once (the turn hands off) and readiness reports `models` down",
+  },
+  FRONTDESK_MODEL_CIRCUIT_OPEN_MS: {
+    schema: int(100, 3_600_000).default(30_000),
+    description: "how long the circuit stays open before one trial call may close it again",
+  },
 
   // The config bundle and logs
   FRONTDESK_CONFIG_DIR: {
@@ -292,8 +300,37 @@ const RETRIEVAL = {
 /** `host:port` of a listener; an IPv6 host in brackets (`[::1]:9464`). */
 const LISTEN_ADDRESS = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/u;
 
-/** README, "Operating frontdesk": metrics, traces and LangSmith. */
+/** An origin as browsers send it: scheme, host and optional port, nothing after. */
+const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$|^\*$/u;
+
+/** README, "Operating frontdesk": probes, browsers, metrics, traces and LangSmith. */
 const OPERATING = {
+  // Readiness and browsers
+  FRONTDESK_READY_CACHE_MS: {
+    schema: int(100, 60_000).default(1_000),
+    description: "how long one round of readiness probes (PostgreSQL, Qdrant, the model circuit) answers every health check, `/readyz` and `Watch`",
+  },
+  FRONTDESK_READY_TIMEOUT_MS: {
+    schema: int(50, 60_000).default(1_000),
+    description: "a dependency that does not answer its probe within this long counts as down",
+  },
+  FRONTDESK_CORS_ORIGINS: {
+    schema: z
+      .string()
+      .refine(
+        (v) =>
+          v
+            .split(",")
+            .map((o) => o.trim())
+            .filter((o) => o !== "")
+            .every((o) => ORIGIN.test(o)),
+        "must be origins such as https://app.example.com, separated by commas (or *)",
+      )
+      .optional(),
+    description: "browser origins allowed to call the port (Connect and gRPC-Web, CORS), comma-separated, e.g. `https://app.example.com`; `*` allows any. Unset: no CORS headers",
+  },
+  FRONTDESK_CORS_MAX_AGE_S: { schema: int(0, 86_400).default(7_200), description: "how long a browser may cache a preflight answer" },
+
   // Prometheus
   FRONTDESK_METRICS_ADDR: {
     schema: z

@@ -87,6 +87,11 @@ export interface Config {
      * are reclaimed within minutes.
      */
     idleTimeoutMs: number;
+    /** The probes behind grpc.health.v1 and /readyz. */
+    readiness: { cacheMs: number; timeoutMs: number };
+    /** Browser origins answered with CORS headers (lower-case, no trailing slash; "*" any); empty: none. */
+    corsOrigins: readonly string[];
+    corsMaxAgeS: number;
   };
   auth: {
     /** Empty: one default tenant, loopback only. */
@@ -186,6 +191,8 @@ export interface Config {
     handoffReserveMs: number;
     /** jitter is fixed at 0.25. */
     retry: { maxAttempts: number; initialDelayMs: number; maxDelayMs: number; jitter: number };
+    /** The provider's circuit (src/models/circuit.ts): consecutive failures that open it, and for how long. */
+    circuit: { failures: number; openMs: number };
   };
   bundleDir: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";

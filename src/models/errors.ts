@@ -1,8 +1,11 @@
 import { DependencyError, type DependencyErrorKind } from "../dependency/errors.js";
 import type { TokenUsage } from "./provider.js";
 
-/** Why a model call failed: the dependency kinds (retry is decided by kind). */
-export type ModelErrorKind = Exclude<DependencyErrorKind, "unavailable">;
+/**
+ * Why a model call failed: the dependency kinds (retry is decided by kind). "unavailable" is the
+ * provider's circuit refusing the call without making it (circuit.ts): not retried.
+ */
+export type ModelErrorKind = DependencyErrorKind;
 
 /** A failed model call of one role. */
 export class ModelError extends DependencyError {

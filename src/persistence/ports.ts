@@ -92,6 +92,11 @@ export interface Persistence {
   eraseThread(threadKey: string): Promise<boolean>;
   /** Occupancy of the connection pools (PostgreSQL); absent: no pools. */
   poolStats?: () => readonly PoolStats[];
+  /**
+   * Readiness: resolves when the database answers a trivial query (PostgreSQL; absent for the
+   * in-process stores, which cannot be away). When `signal` fires first, the attempt is given up.
+   */
+  ping?: (signal: AbortSignal) => Promise<void>;
   close(): Promise<void>;
 }
 

@@ -19,6 +19,7 @@ import { CorpusLoadError, type CorpusProblem } from "./corpus-error.js";
 import { loadCorpusDir } from "./ingest/corpus.js";
 import { checkDocument, mergeWarnings, type DocumentRules } from "./ingest/rules.js";
 import { CollectionSchemaError, createQdrantIndex, type QdrantIndex } from "./qdrant/qdrant-index.js";
+import { pingQdrant } from "./qdrant/health.js";
 import { createHttpReranker } from "./rerank/http.js";
 import type { Chunk, Embedder, Reranker, Retriever, SourceDocument } from "./types.js";
 
@@ -33,6 +34,8 @@ export interface RetrievalBackend {
   chunkLookup: ((tenantId: string, chunkId: string) => Chunk | undefined) | null;
   /** The concept lexicon retrieval matches through; the reader uses the same one. */
   lexicon: ConceptLexicon;
+  /** Readiness of a remote index (Qdrant); absent for the embedded one, which lives in the process. */
+  ping?: (signal: AbortSignal) => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -188,7 +191,8 @@ export async function createRetrievalBackend(config: Config, options: RetrievalB
         for (let i = 0; i < corpus.length; i += config.ingest.batchDocuments) await index.upsert(corpus.slice(i, i + config.ingest.batchDocuments));
         logger.info({ documents: corpus.length, collection: backend.collection }, "start-up corpus upserted into qdrant");
       }
-      return { retriever: index, documents: index, rules, embedder, chunkLookup: null, lexicon, close: async () => {} };
+      const ping = (signal: AbortSignal) => pingQdrant(backend, signal);
+      return { retriever: index, documents: index, rules, embedder, chunkLookup: null, lexicon, ping, close: async () => {} };
     }
     default: {
       const unreachable: never = backend;

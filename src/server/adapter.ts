@@ -17,8 +17,8 @@ import type { Logger } from "pino";
 import { clampDeadlineHeaders } from "./deadline.js";
 import { createRequestGate } from "./request-gate.js";
 
-type NodeRequest = http.IncomingMessage | http2.Http2ServerRequest;
-type NodeResponse = http.ServerResponse | http2.Http2ServerResponse;
+export type NodeRequest = http.IncomingMessage | http2.Http2ServerRequest;
+export type NodeResponse = http.ServerResponse | http2.Http2ServerResponse;
 export type NodeHandler = (req: NodeRequest, res: NodeResponse) => void;
 
 export interface NodeHandlerOptions {

@@ -1,5 +1,6 @@
+import type http from "node:http";
 import http2 from "node:http2";
-import type { Socket } from "node:net";
+import type { Server, Socket } from "node:net";
 import tls from "node:tls";
 import type { Logger } from "pino";
 
@@ -16,9 +17,11 @@ import type { Logger } from "pino";
  *   - a session with open streams is pinged every `idleTimeoutMs` and destroyed when the peer
  *     does not answer within KEEPALIVE_ACK_TIMEOUT_MS (or the idle time, if shorter), so a vanished peer does not hold a watch
  *     (and its slot) forever; a running call on a live connection is never cut;
- *   - HTTP/1.1 over TLS (Node's http server) gets the same idle time before its first request,
- *     between requests (keepAliveTimeout) and for headers and body (headersTimeout,
- *     requestTimeout); a TLS handshake has it too (handshakeTimeout, set in server.ts);
+ *   - HTTP/1.1 (Node's http server: over TLS the secure server's own, in plain text the one the
+ *     listener hands connections to) gets the same idle time before its first request, between
+ *     requests (keepAliveTimeout) and for headers and body (headersTimeout, requestTimeout); a
+ *     TLS handshake has it too (handshakeTimeout, set in server.ts), and a plain-text connection
+ *     that sends nothing is closed by the listener (listener.ts);
  *   - pings from the peer are bounded (PEER_PING_BURST, PEER_PING_REFILL_MS): beyond that the
  *     session gets GOAWAY ENHANCE_YOUR_CALM "too_many_pings", which gRPC clients understand as
  *     "ping less".
@@ -28,6 +31,11 @@ export interface Connections {
   readonly sessions: number;
   /** GOAWAY on every session: running streams may finish, no new ones start. */
   goAway(): void;
+  /**
+   * Shutdown has begun: GOAWAY on every session open now (running streams may finish). The port
+   * stays open, so probes see NOT_SERVING rather than a refused connection.
+   */
+  drain(): void;
   /** Resolves once every session has closed, or after `ms`. */
   drained(ms: number): Promise<void>;
   /** Cuts every session and socket off at once. */
@@ -37,6 +45,22 @@ export interface Connections {
 export interface ConnectionsOptions {
   idleTimeoutMs: number;
   logger: Logger;
+  /** The plain-text HTTP/1.1 server the listener feeds (listener.ts); absent over TLS. */
+  h1?: http.Server;
+}
+
+/**
+ * http.Server's connection timeouts (which the types of Http2SecureServer do not declare). Pass
+ * them to http.createServer: the checking interval is read when the server is constructed.
+ */
+export function http1Timeouts(idleTimeoutMs: number) {
+  // Node checks headersTimeout and requestTimeout every connectionsCheckingInterval (30 s by default).
+  return {
+    keepAliveTimeout: idleTimeoutMs,
+    headersTimeout: idleTimeoutMs,
+    requestTimeout: idleTimeoutMs,
+    connectionsCheckingInterval: Math.min(30_000, idleTimeoutMs),
+  };
 }
 
 /** Unacknowledged pings the server may have out on one session (Node's default is 10); it sends one at a time. */
@@ -49,8 +73,9 @@ const CLOSE_LINGER_MS = 1_000;
 const PEER_PING_BURST = 10;
 const PEER_PING_REFILL_MS = 1_000;
 
-export function trackConnections(server: http2.Http2Server | http2.Http2SecureServer, options: ConnectionsOptions): Connections {
-  const { idleTimeoutMs, logger } = options;
+/** `listening` accepts the connections (the listener in plain text); `server` is the HTTP/2 server. */
+export function trackConnections(listening: Server, server: http2.Http2Server | http2.Http2SecureServer, options: ConnectionsOptions): Connections {
+  const { idleTimeoutMs, logger, h1 } = options;
   const ackTimeoutMs = Math.min(KEEPALIVE_ACK_TIMEOUT_MS, idleTimeoutMs);
   const sessions = new Set<http2.ServerHttp2Session>();
   const sockets = new Set<Socket>();
@@ -63,16 +88,25 @@ export function trackConnections(server: http2.Http2Server | http2.Http2SecureSe
     // the socket (and server.close()) open.
     socket.once("finish", () => setTimeout(() => socket.destroy(), CLOSE_LINGER_MS).unref());
   };
-  server.on("connection", track);
-  if (server instanceof tls.Server) {
-    // http.Server settings, which the types of Http2SecureServer do not declare. Node checks
-    // headersTimeout and requestTimeout every connectionsCheckingInterval (30 s by default).
-    Object.assign(server, {
-      keepAliveTimeout: idleTimeoutMs,
-      headersTimeout: idleTimeoutMs,
-      requestTimeout: idleTimeoutMs,
-      connectionsCheckingInterval: Math.min(30_000, idleTimeoutMs),
+  listening.on("connection", track);
+  if (h1 !== undefined) {
+    Object.assign(h1, http1Timeouts(idleTimeoutMs));
+    // Node runs the headersTimeout and requestTimeout checks only on a server that listens itself;
+    // this one is fed by the listener, so the socket's timer stands in (http destroys the socket
+    // when it fires): a request line, headers or body that stall for the idle time end the
+    // connection. Once the request has arrived, a quiet call runs as long as it needs.
+    h1.on("connection", (socket: Socket) => socket.setTimeout(idleTimeoutMs));
+    h1.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (req.complete) req.socket.setTimeout(0);
+      // After the response, http's own keep-alive timer holds the socket; do not cancel it.
+      else
+        req.once("end", () => {
+          if (!res.writableFinished) req.socket.setTimeout(0);
+        });
     });
+  }
+  if (server instanceof tls.Server) {
+    Object.assign(server, http1Timeouts(idleTimeoutMs));
     server.on("secureConnection", (socket: tls.TLSSocket) => {
       // Over TLS the session runs on the TLS socket; ending it is seen there.
       track(socket);
@@ -175,6 +209,13 @@ export function trackConnections(server: http2.Http2Server | http2.Http2SecureSe
       return sessions.size;
     },
     goAway() {
+      for (const session of sessions) session.close();
+    },
+    drain() {
+      // Sessions opened from now on are not ended early: a GOAWAY right after a call races the
+      // client's next one (refused, and Connect clients do not retry that). Idle HTTP/1.1
+      // connections are left alone for the same reason; their next response says Connection:
+      // close (http-edge.ts). Whatever is still open when the calls are done is closed then.
       for (const session of sessions) session.close();
     },
     drained(ms) {

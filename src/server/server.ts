@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
+import http from "node:http";
 import http2 from "node:http2";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Server } from "node:net";
 import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import type { Logger } from "pino";
@@ -16,7 +17,13 @@ import { createNodeHandler } from "./adapter.js";
 import { createTenantResolver } from "./auth.js";
 import { withSpecGrpcMessage } from "./grpc-message.js";
 import { createHealthRoutes, createHealthState, type HealthState } from "./health.js";
-import { MAX_OUTSTANDING_PINGS, trackConnections } from "./connections.js";
+import { http1Timeouts, MAX_OUTSTANDING_PINGS, trackConnections } from "./connections.js";
+import { createCors } from "./cors.js";
+import { createEdgeHandler } from "./http-edge.js";
+import { createPlainListener } from "./listener.js";
+import { createProbeHandler } from "./probes.js";
+import { createReadiness } from "./readiness.js";
+import type { ReadinessProbe, ServiceRole } from "../domain/readiness.js";
 import { createReflectionIndex, createReflectionRoutes } from "./reflection.js";
 import { createDocumentRoutes } from "./document-routes.js";
 import { createAgentRoutes } from "./routes.js";
@@ -31,11 +38,16 @@ export interface BuildServerOptions {
   documents?: { index: DocumentIndex; rules: DocumentRules };
   /** Spans, RPC metrics and access lines of every call; default: none collected. */
   telemetry?: Telemetry;
+  /** The dependencies readiness asks (grpc.health.v1, /readyz); default none: ready while running. */
+  probes?: readonly ReadinessProbe[];
 }
 
 export interface FrontdeskServer {
-  /** The underlying HTTP/2 server (h2c, or TLS when config.server.tls is set). Not yet listening. */
-  readonly server: http2.Http2Server | http2.Http2SecureServer;
+  /**
+   * The listening server, not yet listening: in plain text the listener that hands each connection
+   * to HTTP/2 or HTTP/1.1 (listener.ts); with config.server.tls the secure server (ALPN decides).
+   */
+  readonly server: Server;
   readonly health: HealthState;
   /** Tenants callers can be resolved to (the default tenant when no keys are configured). */
   readonly tenants: readonly string[];
@@ -43,7 +55,10 @@ export interface FrontdeskServer {
   readonly scheme: "h2c" | "https";
   /** Binds config.server.host/port; port 0 reports the port the OS chose. */
   listen(): Promise<{ host: string; port: number }>;
-  /** NOT_SERVING, stop accepting, let running calls finish for shutdownGraceMs, then cut them off. */
+  /**
+   * NOT_SERVING at once (the port stays open, so probes see it), running calls get up to
+   * shutdownGraceMs to finish, then are cut off and the port is closed.
+   */
   close(): Promise<void>;
 }
 
@@ -54,6 +69,8 @@ const SERVICES_WITH_DOCUMENTS: readonly DescService[] = [AgentService, DocumentS
 // AgentService requests are small (text is capped at a few thousand characters): refuse huge
 // frames unparsed. DocumentService raises its own limit to carry one file (document-routes.ts).
 const READ_MAX_BYTES = 1024 * 1024;
+/** After the grace period: how long cancelled calls have to send their UNAVAILABLE before connections are cut. */
+const CANCEL_FLUSH_MS = 250;
 
 /**
  * Without API keys every caller is the default tenant, which is only safe when nobody else can
@@ -80,7 +97,10 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
   const { config, logger } = options;
   const tenants = createTenantResolver(config.auth);
   const documents = options.documents;
-  const health = createHealthState(documents === undefined ? [AgentService.typeName] : [AgentService.typeName, DocumentService.typeName]);
+  const services = new Map<string, ServiceRole>([[AgentService.typeName, "agent"]]);
+  if (documents !== undefined) services.set(DocumentService.typeName, "documents");
+  const { cacheMs, timeoutMs } = config.server.readiness;
+  const health = createHealthState(services, createReadiness({ probes: options.probes ?? [], cacheMs, timeoutMs, logger }));
   const reflection = createReflectionIndex(documents === undefined ? SERVICES : SERVICES_WITH_DOCUMENTS);
   // Aborting this makes every running handler's ctx.signal fire with UNAVAILABLE (Connect option).
   const shutdown = new AbortController();
@@ -106,13 +126,20 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
   };
   // Spans, metrics and the access line of every call of every service, auth refusals included.
   const observed = withInterceptor(routes, createObserveInterceptor({ telemetry: options.telemetry ?? noopTelemetry(), logger }));
-  const handler = withSpecGrpcMessage(createNodeHandler({ routes: observed, shutdownSignal: shutdown.signal, readMaxBytes: READ_MAX_BYTES, logger }));
+  const rpc = withSpecGrpcMessage(createNodeHandler({ routes: observed, shutdownSignal: shutdown.signal, readMaxBytes: READ_MAX_BYTES, logger }));
+  const edge = createEdgeHandler({
+    rpc,
+    probes: createProbeHandler(health, logger),
+    cors: createCors(config.server.corsOrigins, config.server.corsMaxAgeS),
+    draining: () => draining.signal.aborted,
+  });
+  const handler = edge.handler;
 
   const tls = config.server.tls;
   const { idleTimeoutMs } = config.server;
   const http2Options = { maxOutstandingPings: MAX_OUTSTANDING_PINGS };
-  const server = tls
-    ? // HTTP/1.1 stays allowed over TLS for Connect and gRPC-Web callers (browsers, plain curl).
+  const h2 = tls
+    ? // HTTP/1.1 stays allowed over TLS for Connect and gRPC-Web callers (browsers, plain curl): ALPN picks.
       http2.createSecureServer(
         {
           ...http2Options,
@@ -125,7 +152,10 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
         handler,
       )
     : http2.createServer(http2Options, handler);
-  const connections = trackConnections(server, { idleTimeoutMs, logger });
+  // Plain text: one port for both, split by the connection's first bytes.
+  const plain = tls ? null : createPlainListener({ h2, h1: http.createServer(http1Timeouts(idleTimeoutMs), handler), idleTimeoutMs, logger });
+  const server: Server = plain?.server ?? h2;
+  const connections = trackConnections(server, h2, { idleTimeoutMs, logger, ...(plain === null ? {} : { h1: plain.h1 }) });
 
   let closing: Promise<void> | null = null;
 
@@ -151,20 +181,23 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
 
     close() {
       closing ??= (async () => {
-        // Probes see NOT_SERVING first, so a load balancer stops routing here before calls end.
+        // Probes see NOT_SERVING first, so a load balancer stops routing here before calls end;
+        // the port stays open meanwhile, so they see it rather than a refused connection.
         health.shutdown();
         draining.abort();
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         // GOAWAY: no new streams on existing connections; running calls may finish.
-        connections.goAway();
-        await connections.drained(config.server.shutdownGraceMs);
-        if (connections.sessions > 0) {
-          logger.warn({ sessions: connections.sessions }, "grace period over, cancelling running calls");
+        connections.drain();
+        await edge.settled(config.server.shutdownGraceMs);
+        if (edge.inFlight > 0) {
+          logger.warn({ calls: edge.inFlight }, "grace period over, cancelling running calls");
           shutdown.abort(new ConnectError("server is shutting down", Code.Unavailable));
           // A moment for handlers to send their UNAVAILABLE before the connections are cut.
-          await connections.drained(250);
+          await edge.settled(CANCEL_FLUSH_MS);
         }
-        // Sockets without a session (HTTP/1.1 over TLS, a handshake in progress) would hold server.close().
+        // Sessions that got GOAWAY end once their last frames are out.
+        await connections.drained(CANCEL_FLUSH_MS);
+        const closed = server.listening ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+        // Sockets without a session (HTTP/1.1, a handshake in progress) would hold server.close().
         connections.destroy();
         await closed;
       })();

@@ -84,6 +84,19 @@ describe("loadConfig", () => {
     expect(loadConfig({ FRONTDESK_TLS_CERT: "c.pem", FRONTDESK_TLS_KEY: "k.pem" }, "/x").server.tls).toEqual({ certFile: "/x/c.pem", keyFile: "/x/k.pem" });
   });
 
+  it("readiness, CORS and the model circuit: defaults, and origins trimmed, lower-cased and deduplicated", () => {
+    const defaults = loadConfig({});
+    expect(defaults.server).toMatchObject({ readiness: { cacheMs: 1_000, timeoutMs: 1_000 }, corsOrigins: [], corsMaxAgeS: 7_200 });
+    expect(defaults.models.circuit).toEqual({ failures: 5, openMs: 30_000 });
+    const config = loadConfig({ FRONTDESK_CORS_ORIGINS: " https://App.example.com ,http://localhost:5173,,https://app.example.com" });
+    expect(config.server.corsOrigins).toEqual(["https://app.example.com", "http://localhost:5173"]);
+    expect(loadConfig({ FRONTDESK_CORS_ORIGINS: "*" }).server.corsOrigins).toEqual(["*"]);
+  });
+
+  it.each(["https://app.example.com/", "app.example.com", "https://app.example.com/path", "ftp://x.example"])("refuses %j as a CORS origin, naming the variable", (origin) => {
+    expect(() => loadConfig({ FRONTDESK_CORS_ORIGINS: origin })).toThrow(/FRONTDESK_CORS_ORIGINS: must be origins/u);
+  });
+
   it("lists the variables it reads", () => {
     expect(ENV_VARS).toContain("FRONTDESK_MAX_TEXT_CHARS");
     expect(ENV_VARS).toContain("DATABASE_URL");

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import http from "node:http";
 import http2 from "node:http2";
 import https from "node:https";
 import net from "node:net";
@@ -274,6 +275,50 @@ describe("over TLS", () => {
     expect(await closedWithin(h1.closed, margin), "HTTP/1.1 keep-alive").not.toBeNull();
     expect(await closedWithin(rawClosed, margin), "no handshake").not.toBeNull();
     expect(await closedWithin(stalledClosed, margin), "a handshake in progress or done, then idle").not.toBeNull();
+    agent.destroy();
+  });
+});
+
+describe("HTTP/1.1 on the plain-text port", () => {
+  test("a keep-alive connection idle after its call, half a request line and a stalled body are closed after the idle time; a quiet running call is not", async () => {
+    s = await startServer({ env: { FRONTDESK_IDLE_TIMEOUT_MS: String(IDLE_MS) } });
+    const closedWithin = <T>(closed: Promise<T>, ms: number) => Promise.race([closed, sleep(ms).then(() => null)]);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const h1 = await new Promise<{ closed: Promise<void> }>((resolve, reject) => {
+      const req = http.request(`${s!.baseUrl}/frontdesk.v1.AgentService/GetThread`, { method: "POST", agent, headers: { "content-type": "application/json", "connect-protocol-version": "1", authorization: `Bearer ${ACME_KEY}` } }, (res) => {
+        res.resume();
+        res.on("end", () => resolve({ closed: new Promise<void>((done) => req.socket?.once("close", () => done())) }));
+      });
+      req.on("error", reject);
+      req.end('{"threadId":"t-1"}');
+    });
+    // A few bytes of a request line: past the HTTP/2 check, then nothing (headersTimeout).
+    const partial = net.connect(s.port, "127.0.0.1");
+    partial.on("error", () => undefined);
+    partial.write("POST /frontdesk.v1.Agent");
+    const partialClosed = new Promise<void>((resolve) => partial.once("close", () => resolve()));
+    // Whole headers, a tenth of the body they announce, then nothing.
+    const stalled = net.connect(s.port, "127.0.0.1");
+    stalled.on("error", () => undefined);
+    stalled.write(`POST /frontdesk.v1.AgentService/Turn HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnect-Protocol-Version: 1\r\nAuthorization: Bearer ${ACME_KEY}\r\nContent-Length: 100\r\n\r\n{"threadId"`);
+    const stalledClosed = new Promise<void>((resolve) => stalled.once("close", () => resolve()));
+
+    // A Connect turn over HTTP/1.1 that runs three times the idle time is answered.
+    s.fake.script = async () => {
+      await sleep(IDLE_MS * 3);
+      return { kind: "completed", result: answerResult };
+    };
+    const slow = fetch(`${s.baseUrl}/frontdesk.v1.AgentService/Turn`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "connect-protocol-version": "1", authorization: `Bearer ${ACME_KEY}` },
+      body: JSON.stringify(turn),
+    });
+
+    const margin = IDLE_MS + 3_000;
+    expect(await closedWithin(h1.closed, margin), "HTTP/1.1 keep-alive").not.toBeNull();
+    expect(await closedWithin(partialClosed, margin), "half a request").not.toBeNull();
+    expect(await closedWithin(stalledClosed, margin), "a stalled body").not.toBeNull();
+    expect((await slow).status).toBe(200);
     agent.destroy();
   });
 });

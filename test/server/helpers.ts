@@ -10,6 +10,7 @@ import { createInProcessTurnEvents, type FanoutOptions } from "../../src/persist
 import type { TurnEvents } from "../../src/persistence/ports.js";
 import { loadConfig, type Config } from "../../src/config/config.js";
 import type { DocumentIndex, DocumentRules } from "../../src/retrieval/index.js";
+import type { ReadinessProbe } from "../../src/domain/readiness.js";
 import { buildServer, type FrontdeskServer } from "../../src/server/server.js";
 
 export const ACME_KEY = "acme-key-0123456789abcdef";
@@ -181,6 +182,7 @@ export async function startServer(
     fake?: FakeTurnService;
     logger?: Logger;
     documents?: { index: DocumentIndex; rules: DocumentRules };
+    probes?: readonly ReadinessProbe[];
   } = {},
 ): Promise<Running> {
   const fake = options.fake ?? new FakeTurnService();
@@ -190,6 +192,7 @@ export async function startServer(
     config,
     logger: options.logger ?? silentLogger,
     ...(options.documents === undefined ? {} : { documents: options.documents }),
+    ...(options.probes === undefined ? {} : { probes: options.probes }),
   });
   const { port } = await frontdesk.listen();
   const baseUrl = `http://127.0.0.1:${port}`;

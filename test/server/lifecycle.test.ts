@@ -124,8 +124,8 @@ describe("graceful close", () => {
     await waitFor(() => received.length === 1);
 
     const closing = s.close();
-    expect(s.frontdesk.health.get("")).toBe(Status.NOT_SERVING);
-    expect(s.frontdesk.health.get("frontdesk.v1.AgentService")).toBe(Status.NOT_SERVING);
+    expect(await s.frontdesk.health.check("")).toBe(Status.NOT_SERVING);
+    expect(await s.frontdesk.health.check("frontdesk.v1.AgentService")).toBe(Status.NOT_SERVING);
     await sleep(100);
     release();
     await streaming;

@@ -39,6 +39,8 @@ export class DatabaseUnreachableError extends Error {
 }
 
 const SWEEP_LOCK = advisoryKey("sweep");
+/** Connections of the readiness probe's pool: probes are one `SELECT 1` each, one at a time. */
+const HEALTH_CONNECTIONS = 1;
 // Idle threads are looked up in pages of this size (keyset pagination); a sweep goes through all.
 const SWEEP_PAGE = 500;
 
@@ -112,7 +114,9 @@ export async function createPostgresPersistence(options: PostgresPersistenceOpti
   const pool = createPool(connectionOptions(options, "frontdesk"), settings.poolMax, logger, "main", options.tracer);
   const lockPool = createPool(connectionOptions(options, "frontdesk-locks"), settings.lockConnections, logger, "locks", options.tracer);
   const stats = (name: string, p: pg.Pool, max: number): PoolStats => ({ pool: name, inUse: p.totalCount - p.idleCount, idle: p.idleCount, waiting: p.waitingCount, max });
-  const ends: Array<() => Promise<void>> = [() => lockPool.end(), () => pool.end()];
+  // Readiness probes get a connection of their own: a pool busy with turns is not a database that is away.
+  const healthPool = createPool(connectionOptions(options, "frontdesk-health"), HEALTH_CONNECTIONS, logger, "health");
+  const ends: Array<() => Promise<void>> = [() => healthPool.end(), () => lockPool.end(), () => pool.end()];
   const endAll = async () => {
     for (const end of ends) await end().catch(() => undefined);
   };
@@ -206,6 +210,29 @@ export async function createPostgresPersistence(options: PostgresPersistenceOpti
     eraseThread: (key) => saver.eraseThread(key),
     poolStats: () => [stats("main", pool, settings.poolMax), stats("locks", lockPool, settings.lockConnections)],
     sweepIdleThreads,
+    async ping(signal) {
+      const client = await healthPool.connect();
+      // A query the network swallowed would hold the probe's only connection until query_timeout:
+      // given up, the connection is dropped instead, and the next probe opens a fresh one.
+      let released = false;
+      const release = (err?: Error) => {
+        if (released) return;
+        released = true;
+        signal.removeEventListener("abort", giveUp);
+        client.release(err);
+      };
+      const giveUp = () => release(new Error("readiness probe gave up"));
+      signal.addEventListener("abort", giveUp, { once: true });
+      if (signal.aborted) giveUp();
+      try {
+        await client.query("SELECT 1");
+        release();
+      } catch (err) {
+        // A failed connection is not handed out again.
+        release(err instanceof Error ? err : new Error(String(err)));
+        throw err;
+      }
+    },
     async close() {
       if (sweepTimer !== null) clearInterval(sweepTimer);
       await events.close();
