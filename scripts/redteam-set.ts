@@ -12,7 +12,15 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const DIR = path.join(ROOT, "eval/redteam");
 const ZW = "\u200B";
 const WJ = "\u2060";
-const hide = (s: string) => s.replace(/\p{L}{6,}/gu, (w) => `${w.slice(0, 3)}${ZW}${w.slice(3, 5)}${WJ}${w.slice(5)}`);
+/** Zero-width non-joiner inside a word: spelling between some Persian letters, only hiding elsewhere. */
+const ZWNJ = "\u200C";
+/**
+ * A passage written to hide from matching: zero-width space and word joiner inside every word of
+ * 6+ letters, and a ZWNJ too in words of 7+. The characters are written as they are (escapes in
+ * this file, raw in the corpus files): nothing here or in the loader strips them.
+ */
+const hide = (s: string) =>
+  s.replace(/\p{L}{6,}/gu, (w) => `${w.slice(0, 3)}${ZW}${w.slice(3, 5)}${WJ}${w.length >= 7 ? `${w.slice(5, 6)}${ZWNJ}${w.slice(6)}` : w.slice(5)}`);
 const arabic = (s: string) => s.replace(/ی/gu, "ي").replace(/ک/gu, "ك");
 
 interface Doc {

@@ -15,7 +15,7 @@ import type { ReadinessProbe } from "../domain/readiness.js";
 import type { Persistence } from "../persistence/index.js";
 import { createPersistence, createSharedDocumentStore } from "../persistence/factory.js";
 import { openLocalDatabase } from "../persistence/sqlite/database.js";
-import { createRetrievalBackend, type Chunk, type DocumentIndex, type DocumentRules } from "../retrieval/index.js";
+import { createInstructionDetector, createRetrievalBackend, type Chunk, type DocumentIndex, type DocumentRules } from "../retrieval/index.js";
 import { createTelemetry, type Telemetry } from "../telemetry/index.js";
 import { createTracing } from "../telemetry/tracing.js";
 import { instrumentEvents, instrumentLocks, instrumentModels, instrumentRetriever, instrumentTransaction, instrumentTurnService } from "./instrument.js";
@@ -87,6 +87,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     tenants,
     openDatabase: () => openLocalDatabase(config.persistence.dataDir),
     openSharedStore: () => createSharedDocumentStore(config, logger, telemetry.tracer),
+    detector: createInstructionDetector(bundle.detector),
     ...(overrides.extraCorpusDirs === undefined ? {} : { extraCorpusDirs: overrides.extraCorpusDirs }),
   });
   const retriever = instrumentRetriever(retrieval.retriever, config.retrieval.backend.kind, telemetry);

@@ -1,15 +1,17 @@
 import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
 import { configuredTenants, createSharedDocumentStore } from "../app/index.js";
+import { loadBundle } from "../app/bundle.js";
 import { ConfigError, loadConfig, type Config } from "../config/config.js";
 import type { Fields } from "../documents/index.js";
-import { silentLogger } from "../domain/logger.js";
+import { silentLogger, type Logger } from "../domain/logger.js";
 import { openLocalDatabase } from "../persistence/sqlite/database.js";
 import { isLanguage } from "../text/language.js";
 import {
   checkDocument,
   countDocuments,
   createIngestTarget,
+  createInstructionDetector,
   documentRules,
   fileLimits,
   ingestDocuments,
@@ -120,6 +122,19 @@ function problemLine(problem: CorpusProblem): string {
   return `frontdesk ingest: ${problem.source}: ${problem.reason}`;
 }
 
+/** Only the ingestion check's warnings reach the terminal: "<document>: warning: n of m chunks…". */
+function flaggedLogger(progress: Progress): Logger {
+  return {
+    ...silentLogger,
+    warn(obj: { documentId?: unknown; instructionChunks?: unknown; chunkCount?: unknown }) {
+      if (typeof obj.documentId !== "string" || typeof obj.instructionChunks !== "number") return;
+      progress.log(
+        `frontdesk ingest: ${obj.documentId}: warning: ${obj.instructionChunks} of ${String(obj.chunkCount)} chunk(s) hold text addressed to the assistant (a planted instruction?); it is withheld at retrieval`,
+      );
+    },
+  };
+}
+
 function warningLine(warning: CorpusWarning): string {
   return `frontdesk ingest: ${warning.source}: warning: ${warning.message}`;
 }
@@ -195,8 +210,12 @@ export async function ingestCommand(argv: string[], io: CommandIo): Promise<numb
 
   let target: IngestTarget;
   try {
+    // The bundle's instruction detector checks every document written (docs/detector.md): a
+    // flagged one is named on stderr with its count, never its text.
+    const detector = createInstructionDetector(loadBundle(config.bundleDir).detector);
     target = await createIngestTarget(config, {
-      logger: silentLogger,
+      logger: flaggedLogger(progress),
+      detector,
       openDatabase: () => openLocalDatabase(config.persistence.dataDir),
       openSharedStore: () => createSharedDocumentStore(config),
     });

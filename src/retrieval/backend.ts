@@ -21,6 +21,7 @@ import { checkDocument, mergeWarnings, type DocumentRules } from "./ingest/rules
 import { CollectionSchemaError, createQdrantIndex, type QdrantIndex } from "./qdrant/qdrant-index.js";
 import { pingQdrant } from "./qdrant/health.js";
 import { createHttpReranker } from "./rerank/http.js";
+import { createIngestionCheck, type IngestionCheck, type InstructionDetector } from "./instructions.js";
 import type { Chunk, Embedder, Reranker, Retriever, SourceDocument } from "./types.js";
 
 /** The configured retrieval stack: what the graph searches and what ingestion writes to. */
@@ -55,6 +56,11 @@ export interface RetrievalBackendOptions {
    * says: test-only documents (the evaluation's fixtures) that must never ship in the bundled corpus.
    */
   extraCorpusDirs?: readonly string[];
+  /**
+   * Run over every chunk indexed (the bundle's, src/retrieval/instructions.ts): listings count a
+   * document's flagged chunks and ingestion warns of them. Absent: documents are not checked.
+   */
+  detector?: InstructionDetector;
 }
 
 /** Where `frontdesk ingest` writes: documents and the rules they are checked against. */
@@ -129,6 +135,7 @@ export async function createRetrievalBackend(config: Config, options: RetrievalB
   const { chunker } = rules;
   const loadCorpus = config.retrieval.loadCorpus;
   const backend = config.retrieval.backend;
+  const instructions = ingestionCheck(options);
 
   switch (backend.kind) {
     case "embedded": {
@@ -151,6 +158,7 @@ export async function createRetrievalBackend(config: Config, options: RetrievalB
         tableContextRows: config.retrieval.tableContextRows,
         chunker,
         lexicon,
+        ...(instructions === undefined ? {} : { instructions }),
       });
       let documents: LocalDocumentIndex;
       let closeAll = close;
@@ -185,7 +193,7 @@ export async function createRetrievalBackend(config: Config, options: RetrievalB
       return { retriever, documents, rules, embedder, chunkLookup: (tenantId, chunkId) => retriever.getChunk(tenantId, chunkId), lexicon, close: closeAll };
     }
     case "qdrant": {
-      const index = await openQdrant(config, backend, embedder, reranker, logger, lexicon);
+      const index = await openQdrant(config, backend, embedder, reranker, logger, lexicon, instructions);
       const corpus = await startupCorpus(config, options, loadCorpus);
       if (corpus.length > 0) {
         for (let i = 0; i < corpus.length; i += config.ingest.batchDocuments) await index.upsert(corpus.slice(i, i + config.ingest.batchDocuments));
@@ -207,8 +215,13 @@ export async function createRetrievalBackend(config: Config, options: RetrievalB
  * does not embed anything. With Qdrant: the collection, through the full pipeline (chunk, embed,
  * upsert), so running replicas serve the documents at once.
  */
-export async function createIngestTarget(config: Config, options: Pick<RetrievalBackendOptions, "logger" | "openDatabase" | "openSharedStore">): Promise<IngestTarget> {
+export async function createIngestTarget(
+  config: Config,
+  options: Pick<RetrievalBackendOptions, "logger" | "openDatabase" | "openSharedStore" | "detector">,
+): Promise<IngestTarget> {
   const rules = documentRules(config);
+  const instructions = ingestionCheck(options);
+  const checked = instructions === undefined ? {} : { instructions };
   const backend = config.retrieval.backend;
   switch (backend.kind) {
     case "embedded": {
@@ -217,13 +230,13 @@ export async function createIngestTarget(config: Config, options: Pick<Retrieval
       }
       const { store, close } = await openStore(backend.documentStore, options);
       if (store.kind === "shared") {
-        return { documents: createSharedStoreDocumentIndex({ store: store.store, chunker: rules.chunker }), rules, description: "the shared document store in PostgreSQL", close };
+        return { documents: createSharedStoreDocumentIndex({ store: store.store, chunker: rules.chunker, ...checked }), rules, description: "the shared document store in PostgreSQL", close };
       }
-      return { documents: createStoreDocumentIndex({ store: store.store, chunker: rules.chunker }), rules, description: `the document store in ${config.persistence.dataDir}`, close };
+      return { documents: createStoreDocumentIndex({ store: store.store, chunker: rules.chunker, ...checked }), rules, description: `the document store in ${config.persistence.dataDir}`, close };
     }
     case "qdrant": {
       const embedder = createEmbedder(config, options.logger);
-      const index = await openQdrant(config, backend, embedder, undefined, options.logger, loadLexicon(config));
+      const index = await openQdrant(config, backend, embedder, undefined, options.logger, loadLexicon(config), instructions);
       return { documents: index, rules, description: `Qdrant collection ${backend.collection} at ${backend.url}`, close: async () => {} };
     }
     default: {
@@ -231,6 +244,10 @@ export async function createIngestTarget(config: Config, options: Pick<Retrieval
       throw new ConfigError(`unknown retriever ${JSON.stringify(unreachable)}`);
     }
   }
+}
+
+function ingestionCheck(options: Pick<RetrievalBackendOptions, "logger" | "detector">): IngestionCheck | undefined {
+  return options.detector === undefined ? undefined : createIngestionCheck(options.detector, options.logger);
 }
 
 /**
@@ -277,6 +294,7 @@ async function openQdrant(
   reranker: Reranker | undefined,
   logger: Logger,
   lexicon: ConceptLexicon,
+  instructions: IngestionCheck | undefined,
 ): Promise<QdrantIndex> {
   const index = createQdrantIndex({
     url: backend.url,
@@ -290,6 +308,7 @@ async function openQdrant(
     tableContextRows: config.retrieval.tableContextRows,
     chunker: documentRules(config).chunker,
     lexicon,
+    ...(instructions === undefined ? {} : { instructions }),
     sparseAverageLength: backend.sparseAverageLength,
     upsertPoints: backend.upsertPoints,
     timeoutMs: backend.timeoutMs,

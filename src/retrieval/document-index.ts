@@ -13,6 +13,11 @@ export interface DocumentSummary {
   chunkCount: number;
   /** SHA-256 of the indexed content (title, product, domain, lang, body). */
   contentHash: string;
+  /**
+   * Chunks the instruction detector flagged when the document was indexed (instructions.ts);
+   * undefined when it was not checked (no detector configured, or a Qdrant point of an older frontdesk).
+   */
+  instructionChunks?: number;
 }
 
 export type UpsertStatus = "added" | "replaced" | "unchanged";

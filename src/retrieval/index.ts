@@ -63,4 +63,13 @@ export { createChunker, type Chunker, type ChunkerOptions } from "./hybrid/chunk
 export { loadCorpusDir, type LoadCorpusOptions, type LoadedCorpus } from "./ingest/corpus.js";
 export { countDocuments, inputKind, readDocuments, type ReadOptions } from "./ingest/read.js";
 export { ingestDocuments, IngestInterruptedError, type IngestOptions, type IngestProgress, type IngestReport } from "./ingest/ingest.js";
-export { createInstructionDetector, matchesInstructionPattern, unhide, withoutInstructions, type InstructionDetector } from "./instructions.js";
+export {
+  countInstructionChunks,
+  createIngestionCheck,
+  createInstructionDetector,
+  matchesInstructionPattern,
+  unhide,
+  withoutInstructions,
+  type IngestionCheck,
+  type InstructionDetector,
+} from "./instructions.js";

@@ -1,4 +1,5 @@
 import type { Classifier } from "../learn/index.js";
+import type { Logger } from "../domain/logger.js";
 import { foldForMatch } from "../text/index.js";
 
 /**
@@ -123,4 +124,43 @@ export function withoutInstructions(text: string, detector: InstructionDetector)
     else if (keep.some((s) => s.trim() !== "")) kept.push(`${marker}${keep.join(" ")}`);
   }
   return { text: removed.length === 0 ? text : kept.join("\n"), removed };
+}
+
+/**
+ * Of a document's chunks, how many hold a sentence the detector flags: what ingestion records
+ * (ListDocuments' `instruction_chunks`). Each chunk is read as retrieval reads it (its cited text,
+ * `withoutInstructions`), so the count is what retrieval will withhold from.
+ */
+export function countInstructionChunks(chunks: readonly { text: string }[], detector: InstructionDetector): number {
+  return chunks.filter((chunk) => withoutInstructions(chunk.text, detector).removed.length > 0).length;
+}
+
+/**
+ * How ingestion checks documents: the detector, and what it reports about a document in which it
+ * flagged something (a warning naming the document and the count, never the text).
+ */
+export interface IngestionCheck {
+  detector: InstructionDetector;
+  flagged(document: { tenantId: string; id: string }, instructionChunks: number, chunkCount: number): void;
+}
+
+/** The check with its warning: one line per flagged document, with its tenant, id and counts. */
+export function createIngestionCheck(detector: InstructionDetector, logger: Logger): IngestionCheck {
+  return {
+    detector,
+    flagged(document, instructionChunks, chunkCount) {
+      logger.warn(
+        { tenantId: document.tenantId, documentId: document.id, instructionChunks, chunkCount },
+        "document holds text addressed to the assistant (a planted instruction?): those sentences are withheld at retrieval",
+      );
+    },
+  };
+}
+
+/** Counts a document's flagged chunks and reports a document with any; undefined without a check. */
+export function checkChunks(check: IngestionCheck | undefined, document: { tenantId: string; id: string }, chunks: readonly { text: string }[]): number | undefined {
+  if (check === undefined) return undefined;
+  const count = countInstructionChunks(chunks, check.detector);
+  if (count > 0) check.flagged(document, count, chunks.length);
+  return count;
 }

@@ -36,6 +36,7 @@ export function documentInfoToWire(summary: DocumentSummary): DocumentInfo {
     source: summary.source ?? "",
     chunkCount: summary.chunkCount,
     contentHash: summary.contentHash,
+    ...(summary.instructionChunks === undefined ? {} : { instructionChunks: summary.instructionChunks }),
   });
 }
 

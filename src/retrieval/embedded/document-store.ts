@@ -11,6 +11,7 @@ import {
   type RemoveOutcome,
   type UpsertStatus,
 } from "../document-index.js";
+import { checkChunks, countInstructionChunks, type IngestionCheck } from "../instructions.js";
 import type { SourceDocument } from "../types.js";
 
 /**
@@ -137,6 +138,8 @@ export interface StoreDocumentIndexOptions {
   store: DocumentStore;
   /** The chunker the server will use, for chunk counts and GetChunk. */
   chunker: Chunker;
+  /** The instruction detector: upserts warn of flagged documents, listings count their chunks. */
+  instructions?: IngestionCheck;
 }
 
 /**
@@ -145,12 +148,16 @@ export interface StoreDocumentIndexOptions {
  * Statuses compare with what is stored.
  */
 export function createStoreDocumentIndex(options: StoreDocumentIndexOptions): DocumentIndex {
-  const { store, chunker } = options;
+  const { store, chunker, instructions } = options;
   const find = (tenantId: string, id: string): SourceDocument | undefined => store.all().find((d) => d.tenantId === tenantId && d.id === id);
   return {
     async upsert(documents) {
       const statuses = store.put(documents);
-      return documents.map((document, i) => ({ documentId: document.id, status: statuses[i] ?? "unchanged", chunkCount: chunker.chunk(document).length }));
+      return documents.map((document, i) => {
+        const chunks = chunker.chunk(document);
+        if (statuses[i] !== "unchanged") checkChunks(instructions, document, chunks);
+        return { documentId: document.id, status: statuses[i] ?? "unchanged", chunkCount: chunks.length };
+      });
     },
     async remove(tenantId, documentId): Promise<RemoveOutcome> {
       return store.delete(tenantId, documentId) ? { kind: "removed" } : { kind: "not_found" };
@@ -163,17 +170,21 @@ export function createStoreDocumentIndex(options: StoreDocumentIndexOptions): Do
       const page = all.slice(0, listOptions.pageSize);
       const last = page[page.length - 1];
       return {
-        documents: page.map((document) => ({
-          id: document.id,
-          tenantId,
-          title: document.title,
-          product: document.product,
-          domain: document.domain,
-          lang: document.lang,
-          ...(document.source === undefined ? {} : { source: document.source }),
-          chunkCount: chunker.chunk(document).length,
-          contentHash: hashContent(document),
-        })),
+        documents: page.map((document) => {
+          const chunks = chunker.chunk(document);
+          return {
+            id: document.id,
+            tenantId,
+            title: document.title,
+            product: document.product,
+            domain: document.domain,
+            lang: document.lang,
+            ...(document.source === undefined ? {} : { source: document.source }),
+            chunkCount: chunks.length,
+            contentHash: hashContent(document),
+            ...(instructions === undefined ? {} : { instructionChunks: countInstructionChunks(chunks, instructions.detector) }),
+          };
+        }),
         nextPageToken: all.length > page.length && last !== undefined ? encodePageToken({ after: last.id }) : "",
       };
     },

@@ -5,6 +5,7 @@ import { neighborsOf } from "../hybrid/context-window.js";
 import { rrf, type FusedItem } from "../hybrid/fusion.js";
 import { resolveHybridOptions, type HybridRetrievalOptions } from "../hybrid/options.js";
 import { checkRequest, checkTenant, cut, embedPassages, embedQuery, rerank, rerankedOrder } from "../hybrid/pipeline.js";
+import { checkChunks } from "../instructions.js";
 import { createLexicalReranker } from "../rerank/lexical.js";
 import type { Chunk, RetrievalRequest, RetrievalResult, RetrievedChunk, Retriever, SourceDocument } from "../types.js";
 import { createDenseIndex } from "./dense-index.js";
@@ -91,7 +92,7 @@ function freezeChunk(chunk: Chunk): Chunk {
  * Qdrant retriever implements the same `Retriever` contract for scale-out.
  */
 export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): EmbeddedRetriever {
-  const { embedder, candidates, rrfK, context, minScore, chunker, bm25, terms, reranker: configured } = resolveHybridOptions(options);
+  const { embedder, candidates, rrfK, context, minScore, chunker, bm25, terms, reranker: configured, instructions } = resolveHybridOptions(options);
   const sparse = createSparseIndex({ ...bm25, analyzer: terms });
   const dense = createDenseIndex({ dimension: embedder.dimension });
   const reranker = configured ?? createLexicalReranker({ termStats: (tenantId) => sparse.termStats(tenantId), terms });
@@ -130,6 +131,8 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
     document: SourceDocument;
     contentHash: string;
     chunks: Chunk[];
+    /** Chunks the detector flagged; undefined without one. */
+    instructionChunks: number | undefined;
   }
 
   /** Decides what to do with each document of a group with distinct (tenant, id) keys. */
@@ -143,10 +146,11 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
       report.statuses[position] = "unchanged";
       return null;
     }
-    return { position, document, contentHash, chunks: chunker.chunk(document).map(freezeChunk) };
+    const chunks = chunker.chunk(document).map(freezeChunk);
+    return { position, document, contentHash, chunks, instructionChunks: checkChunks(instructions, document, chunks) };
   };
 
-  const apply = ({ position, document, contentHash, chunks }: Prepared, vectors: readonly Float32Array[], report: AddReport): void => {
+  const apply = ({ position, document, contentHash, chunks, instructionChunks }: Prepared, vectors: readonly Float32Array[], report: AddReport): void => {
     // Synchronous: a concurrent retrieve sees the old version or the new one, never a mix. A
     // remove() may have run while the group was being embedded: look again.
     const replaced = removeDocument(document.tenantId, document.id);
@@ -160,7 +164,7 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
     const { id, tenantId, title, product, domain, lang, source } = document;
     taxonomies.invalidate(tenantId);
     documents.set(id, {
-      summary: { id, tenantId, title, product, domain, lang, source, chunkCount: chunks.length, contentHash },
+      summary: { id, tenantId, title, product, domain, lang, source, chunkCount: chunks.length, contentHash, ...(instructionChunks === undefined ? {} : { instructionChunks }) },
       chunks,
       byId: new Map(chunks.map((chunk) => [chunk.chunkId, chunk])),
     });

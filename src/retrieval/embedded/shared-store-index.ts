@@ -2,12 +2,15 @@ import type { SharedDocumentStore } from "../../domain/documents.js";
 import { encodePageToken, pageTokenField, parseChunkId, type DocumentIndex, type DocumentSummary } from "../document-index.js";
 import type { Chunker } from "../hybrid/chunker.js";
 import { hashContent } from "../hybrid/content-hash.js";
+import { checkChunks, countInstructionChunks, type IngestionCheck } from "../instructions.js";
 import type { SourceDocument } from "../types.js";
 
 export interface SharedStoreDocumentIndexOptions {
   store: SharedDocumentStore;
   /** The chunker the servers use, for chunk counts and GetChunk. */
   chunker: Chunker;
+  /** The instruction detector: upserts warn of flagged documents, listings count their chunks. */
+  instructions?: IngestionCheck;
 }
 
 /**
@@ -16,22 +19,30 @@ export interface SharedStoreDocumentIndexOptions {
  * notified). Statuses compare with what is stored.
  */
 export function createSharedStoreDocumentIndex(options: SharedStoreDocumentIndexOptions): DocumentIndex {
-  const { store, chunker } = options;
-  const summary = (document: SourceDocument): DocumentSummary => ({
-    id: document.id,
-    tenantId: document.tenantId,
-    title: document.title,
-    product: document.product,
-    domain: document.domain,
-    lang: document.lang,
-    ...(document.source === undefined ? {} : { source: document.source }),
-    chunkCount: chunker.chunk(document).length,
-    contentHash: hashContent(document),
-  });
+  const { store, chunker, instructions } = options;
+  const summary = (document: SourceDocument): DocumentSummary => {
+    const chunks = chunker.chunk(document);
+    return {
+      id: document.id,
+      tenantId: document.tenantId,
+      title: document.title,
+      product: document.product,
+      domain: document.domain,
+      lang: document.lang,
+      ...(document.source === undefined ? {} : { source: document.source }),
+      chunkCount: chunks.length,
+      contentHash: hashContent(document),
+      ...(instructions === undefined ? {} : { instructionChunks: countInstructionChunks(chunks, instructions.detector) }),
+    };
+  };
   return {
     async upsert(documents) {
       const statuses = await store.put(documents.map((document) => ({ document, contentHash: hashContent(document) })));
-      return documents.map((document, i) => ({ documentId: document.id, status: statuses[i] ?? "unchanged", chunkCount: chunker.chunk(document).length }));
+      return documents.map((document, i) => {
+        const chunks = chunker.chunk(document);
+        if (statuses[i] !== "unchanged") checkChunks(instructions, document, chunks);
+        return { documentId: document.id, status: statuses[i] ?? "unchanged", chunkCount: chunks.length };
+      });
     },
     async remove(tenantId, documentId) {
       return (await store.delete(tenantId, documentId)) ? { kind: "removed" } : { kind: "not_found" };

@@ -3,6 +3,7 @@ import type { Embedder, Reranker } from "../types.js";
 import { resolveBm25, type Bm25Parameters } from "./bm25.js";
 import { createChunker, type Chunker, type ChunkerOptions } from "./chunker.js";
 import type { ContextWindow } from "./context-window.js";
+import type { IngestionCheck } from "../instructions.js";
 
 /** What every hybrid retriever (embedded, Qdrant) is tuned with; defaults are the same for both. */
 export interface HybridRetrievalOptions {
@@ -26,6 +27,8 @@ export interface HybridRetrievalOptions {
   bm25?: Partial<Bm25Parameters>;
   /** Concepts indexed beside terms (src/text/concepts.ts). Default none. */
   lexicon?: ConceptLexicon;
+  /** The instruction detector run over every indexed chunk (DocumentSummary.instructionChunks). Default none. */
+  instructions?: IngestionCheck;
 }
 
 /** The options with every default filled in and every range checked: what a backend reads. */
@@ -41,6 +44,7 @@ export interface HybridSettings {
   bm25: Bm25Parameters;
   /** Text → what the sparse stage and the lexical reranker match: terms, then concept tokens. */
   terms: (text: string) => string[];
+  instructions: IngestionCheck | undefined;
 }
 
 /** Resolves defaults once and checks ranges once, for both backends; throws RangeError. */
@@ -62,6 +66,7 @@ export function resolveHybridOptions(options: HybridRetrievalOptions): HybridSet
     chunker,
     bm25: resolveBm25(options.bm25),
     terms: (options.lexicon ?? EMPTY_LEXICON).indexTerms,
+    instructions: options.instructions,
   };
 }
 

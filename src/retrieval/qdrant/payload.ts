@@ -66,9 +66,11 @@ export interface ChunkPayload {
   /** hashContent of the whole document; written on chunk 0 last, so it marks a complete write. */
   content_hash: string;
   source: string | null;
+  /** Chunks of the document the instruction detector flagged at ingestion; absent when not checked. */
+  instruction_chunks?: number;
 }
 
-export function chunkPayload(chunk: Chunk, chunkCount: number, contentHash: string, source: string | undefined): ChunkPayload {
+export function chunkPayload(chunk: Chunk, chunkCount: number, contentHash: string, source: string | undefined, instructionChunks?: number): ChunkPayload {
   return {
     payload_version: PAYLOAD_VERSION,
     tenant_id: chunk.tenantId,
@@ -87,6 +89,7 @@ export function chunkPayload(chunk: Chunk, chunkCount: number, contentHash: stri
     table: chunk.unit.kind === "row" ? chunk.unit.table : null,
     content_hash: contentHash,
     source: source ?? null,
+    ...(instructionChunks === undefined ? {} : { instruction_chunks: instructionChunks }),
   };
 }
 
@@ -163,14 +166,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function chunkPoint(
   chunk: Chunk,
   vector: Float32Array,
-  document: { chunkCount: number; contentHash: string; source: string | undefined },
+  document: { chunkCount: number; contentHash: string; source: string | undefined; instructionChunks?: number | undefined },
   weighting: SparseWeighting,
 ): Schemas["PointStruct"] {
   const sparse = documentSparseVector(searchableText(chunk), weighting.averageLength, weighting.bm25, weighting.terms);
   const vectors: Record<string, number[] | SparseVector> = {};
   if (vector.some((value) => value !== 0)) vectors[DENSE_VECTOR] = Array.from(vector);
   if (sparse.indices.length > 0) vectors[SPARSE_VECTOR] = sparse;
-  return { id: chunkPointId(chunk), vector: vectors, payload: { ...chunkPayload(chunk, document.chunkCount, document.contentHash, document.source) } };
+  return { id: chunkPointId(chunk), vector: vectors, payload: { ...chunkPayload(chunk, document.chunkCount, document.contentHash, document.source, document.instructionChunks) } };
 }
 
 /** What chunk 0 records about its document. */
@@ -213,5 +216,6 @@ export function documentSummary(payload: Record<string, unknown> | null | undefi
     ...(typeof source === "string" ? { source } : {}),
     chunkCount: typeof fields["chunk_count"] === "number" ? fields["chunk_count"] : 0,
     contentHash: typeof fields["content_hash"] === "string" ? fields["content_hash"] : "",
+    ...(typeof fields["instruction_chunks"] === "number" ? { instructionChunks: fields["instruction_chunks"] } : {}),
   };
 }

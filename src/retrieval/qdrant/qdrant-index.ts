@@ -56,7 +56,7 @@ export interface QdrantIndex extends Retriever, DocumentIndex {
  * carries the tenant filter. The same `Retriever` contract as the embedded index.
  */
 export function createQdrantIndex(options: QdrantIndexOptions): QdrantIndex {
-  const { embedder, reranker, candidates, rrfK, context, minScore, chunker, bm25, terms } = resolveHybridOptions(options);
+  const { embedder, reranker, candidates, rrfK, context, minScore, chunker, bm25, terms, instructions } = resolveHybridOptions(options);
   const weighting: SparseWeighting = { averageLength: options.sparseAverageLength ?? 60, bm25, terms };
   const client = createCollectionClient({
     url: options.url,
@@ -67,7 +67,7 @@ export function createQdrantIndex(options: QdrantIndexOptions): QdrantIndex {
   });
   const record = collectionRecord(embedder, weighting);
   const reader = createQdrantReader({ client, embedder, reranker: reranker ?? createLexicalReranker({ terms }), candidates, rrfK, context, minScore, terms });
-  const writer = createQdrantWriter({ client, embedder, chunker, weighting, upsertPoints: options.upsertPoints ?? 128 });
+  const writer = createQdrantWriter({ client, embedder, chunker, weighting, upsertPoints: options.upsertPoints ?? 128, instructions });
   const taxonomies = createQdrantTaxonomy(client, options.taxonomyTtlMs ?? 60_000);
   return {
     ensureCollection: (signal) => ensureCollection(client, embedder, record, signal),

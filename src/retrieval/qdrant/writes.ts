@@ -3,6 +3,7 @@ import type { RemoveOutcome, UpsertOutcome } from "../document-index.js";
 import { searchableText, type Chunker } from "../hybrid/chunker.js";
 import { hashContent } from "../hybrid/content-hash.js";
 import { embedPassages } from "../hybrid/pipeline.js";
+import { checkChunks, type IngestionCheck } from "../instructions.js";
 import type { Chunk, Embedder, SourceDocument } from "../types.js";
 import type { CollectionClient } from "./client.js";
 import { documentFilter, recordsFilter, staleFilter } from "./filters.js";
@@ -16,6 +17,8 @@ export interface QdrantWriterOptions {
   weighting: SparseWeighting;
   /** Points per upsert request. */
   upsertPoints: number;
+  /** The instruction detector run over each changed document's chunks (payload `instruction_chunks`). */
+  instructions?: IngestionCheck | undefined;
 }
 
 export interface QdrantWriter {
@@ -31,7 +34,7 @@ export interface QdrantWriter {
  * delete removes every point of the document.
  */
 export function createQdrantWriter(options: QdrantWriterOptions): QdrantWriter {
-  const { client, embedder, chunker, weighting, upsertPoints } = options;
+  const { client, embedder, chunker, weighting, upsertPoints, instructions } = options;
 
   /** Chunk 0 of each document (the document records), for change detection. */
   const documentRecords = async (tenantId: string, documentIds: readonly string[], signal?: AbortSignal): Promise<Map<string, DocumentRecord>> => {
@@ -66,9 +69,10 @@ export function createQdrantWriter(options: QdrantWriterOptions): QdrantWriter {
     for (const item of changed) {
       const { document, contentHash, chunks } = item;
       const ids: string[] = [];
+      const instructionChunks = checkChunks(instructions, document, chunks);
       for (const [i, chunk] of chunks.entries()) {
         const vector = vectors[offset + i] ?? new Float32Array(embedder.dimension);
-        const point = chunkPoint(chunk, vector, { chunkCount: chunks.length, contentHash, source: document.source }, weighting);
+        const point = chunkPoint(chunk, vector, { chunkCount: chunks.length, contentHash, source: document.source, instructionChunks }, weighting);
         ids.push(String(point.id));
         (chunk.chunkIndex === 0 ? markers : bodies).push(point);
       }
