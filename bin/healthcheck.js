@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The container's HEALTHCHECK: one grpc.health.v1.Health/Check call (Connect protocol, JSON over
-// HTTP/2; the health service needs no API key) to the server in this container. Exit 0 when it
-// answers SERVING, 1 otherwise (NOT_SERVING while it shuts down, no answer, an error). Reads the
+// The container's HEALTHCHECK: liveness, GET /healthz over HTTP/2 (no API key) to the server in
+// this container. Exit 0 on 200, 1 otherwise (no answer, an error). Liveness, not readiness: a
+// container whose database is down is not restarted for it (that would cut its running turns and
+// not bring the database back); load balancers read /readyz or grpc.health.v1 for that. Reads the
 // server's own variables: FRONTDESK_PORT (8080), FRONTDESK_HOST (a wildcard bind is reached on
 // loopback), FRONTDESK_TLS_CERT (then https; the certificate is not checked, the peer is us).
 // Plain Node, no dependencies: it runs where only dist/ and production modules are.
@@ -24,24 +25,15 @@ const timer = setTimeout(() => finish(false, `no answer within ${timeoutMs} ms`)
 timer.unref();
 const session = http2.connect(origin, tls ? { rejectUnauthorized: false } : {});
 session.on("error", (err) => finish(false, err.message));
-const req = session.request({
-  ":method": "POST",
-  ":path": "/grpc.health.v1.Health/Check",
-  "content-type": "application/json",
-  "connect-protocol-version": "1",
+const req = session.request({ ":method": "GET", ":path": "/healthz" });
+let status = 0;
+req.on("response", (headers) => {
+  status = Number(headers[":status"]);
 });
-let body = "";
-req.setEncoding("utf8");
-req.on("data", (chunk) => (body += chunk));
+req.resume();
 req.on("error", (err) => finish(false, err.message));
 req.on("end", () => {
-  let status;
-  try {
-    status = JSON.parse(body).status;
-  } catch {
-    status = undefined;
-  }
   session.close();
-  finish(status === "SERVING", status ?? `unexpected reply ${JSON.stringify(body.slice(0, 200))}`);
+  finish(status === 200, status === 200 ? "live" : `status ${status}`);
 });
-req.end("{}");
+req.end();

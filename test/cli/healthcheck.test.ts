@@ -28,11 +28,11 @@ async function closedPort(): Promise<number> {
 }
 
 describe("bin/healthcheck.js", () => {
-  test("exits 0 when the server's health service answers SERVING, with API keys configured and none sent", async () => {
+  test("exits 0 when the server answers /healthz (liveness), with API keys configured and none sent", async () => {
     const s = await startServer();
     try {
       const r = await healthcheck({ FRONTDESK_PORT: String(s.port), FRONTDESK_HOST: "0.0.0.0" });
-      expect(r).toEqual({ code: 0, out: `healthcheck http://127.0.0.1:${s.port}: SERVING\n` });
+      expect(r).toEqual({ code: 0, out: `healthcheck http://127.0.0.1:${s.port}: live\n` });
     } finally {
       await s.close();
     }
