@@ -24,10 +24,18 @@ try {
   const report = await runChaos({ db, replicas, ...options });
   const consistent = report.threads.every((t) => t.turnCount === t.acked && t.status === "ACTIVE");
   const exits = report.exits.filter((e) => e.code !== null || e.signal !== null);
-  console.log(`chaos: ${replicas.length} replicas, ${options.clients} clients, faults for ${options.faultMs} ms every ${options.intervalMs} ms, then ${options.recoveryMs} ms of recovery`);
+  console.log(
+    `chaos: ${replicas.length} replicas, ${options.clients} clients, faults for ${options.faultMs} ms every ${options.intervalMs} ms, then ${options.recoveryMs} ms of recovery`,
+  );
   console.log(`backends terminated: ${report.terminations}`);
-  console.log(`responses by code: ${Object.entries(report.codes).map(([c, n]) => `${c} ${n}`).join(", ")}`);
-  console.log(`threads consistent (turn count = turns acknowledged OK, still active): ${consistent ? "yes" : "NO"} (${report.threads.map((t) => `${t.acked}/${t.turnCount}`).join(", ")})`);
+  console.log(
+    `responses by code: ${Object.entries(report.codes)
+      .map(([c, n]) => `${c} ${n}`)
+      .join(", ")}`,
+  );
+  console.log(
+    `threads consistent (turn count = turns acknowledged OK, still active): ${consistent ? "yes" : "NO"} (${report.threads.map((t) => `${t.acked}/${t.turnCount}`).join(", ")})`,
+  );
   console.log(`process exits: ${exits.length === 0 ? "none" : JSON.stringify(exits)}`);
   console.log(`time to first success after the outage: ${report.firstSuccessAfterMs ?? "none"} ms; turns OK after it: ${report.okAfterRecovery}`);
   process.exitCode = consistent && exits.length === 0 ? 0 : 1;

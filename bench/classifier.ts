@@ -33,7 +33,11 @@ function train(name: string, classes: readonly string[], examples: readonly Exam
   const started = performance.now();
   const trained = trainClassifier({ name, classes, train, test, allowOverlap: true });
   const seconds = (performance.now() - started) / 1000;
-  return { classifier: trained.classifier, test, row: [name, String(train.length), `${seconds.toFixed(1)} s`, `${(Buffer.byteLength(serializeArtefact(trained.artefact)) / 1024).toFixed(0)} KiB`] };
+  return {
+    classifier: trained.classifier,
+    test,
+    row: [name, String(train.length), `${seconds.toFixed(1)} s`, `${(Buffer.byteLength(serializeArtefact(trained.artefact)) / 1024).toFixed(0)} KiB`],
+  };
 }
 
 /** Per-call wall time in µs, cycling through `texts`, after a warm-up. */
@@ -70,8 +74,15 @@ async function main() {
   console.log(table(["model", "training examples", "training time (5 folds + final)", "artefact"], [gates.row, detector.row]));
   const gateTexts = gates.test.map((e) => e.text);
   const documentTexts = detector.test.map((e) => e.text);
-  console.log(`\nPer call, ${CALLS} calls each (gates: user messages, mean ${Math.round(gateTexts.join("").length / gateTexts.length)} chars; detector: document passages, mean ${Math.round(documentTexts.join("").length / documentTexts.length)} chars):\n`);
-  console.log(table(["call", "p50", "p90", "p99", "p50 vs baseline", "p99 vs baseline"], [...latencyRows("gates", gateTexts, gates.classifier), ...latencyRows("detector", documentTexts, detector.classifier)]));
+  console.log(
+    `\nPer call, ${CALLS} calls each (gates: user messages, mean ${Math.round(gateTexts.join("").length / gateTexts.length)} chars; detector: document passages, mean ${Math.round(documentTexts.join("").length / documentTexts.length)} chars):\n`,
+  );
+  console.log(
+    table(
+      ["call", "p50", "p90", "p99", "p50 vs baseline", "p99 vs baseline"],
+      [...latencyRows("gates", gateTexts, gates.classifier), ...latencyRows("detector", documentTexts, detector.classifier)],
+    ),
+  );
 }
 
 await main();

@@ -73,7 +73,9 @@ async function main() {
   const later = time(CALLS, (i) => gateVerdict({ policy, gates, text: texts[i % texts.length]!, pendingClarify: null, history: histories[i % texts.length]! }));
   const row = (name: string, s: Summary & { cpuMean: number }) => [name, us(s.p50), us(s.p90), us(s.p99), us(s.cpuMean), ratio(s.p50, base.p50), ratio(s.p99, base.p99)];
   const size = Buffer.byteLength(readFileSync(path.join(ROOT, "bundle/gates/model.json")));
-  console.log(`Gate cost per turn, ${CALLS} calls each over the ${texts.length} user messages of the evaluation scenarios (mean ${Math.round(texts.join("").length / texts.length)} chars).`);
+  console.log(
+    `Gate cost per turn, ${CALLS} calls each over the ${texts.length} user messages of the evaluation scenarios (mean ${Math.round(texts.join("").length / texts.length)} chars).`,
+  );
   console.log(`Bundle load with the gates artefact (${(size / 1024).toFixed(0)} KiB): ${loadMs.toFixed(0)} ms.\n`);
   console.log(
     table(

@@ -121,7 +121,12 @@ async function writesPerTurn(db: TestDatabase, app: App, questions: string[], tu
 async function writesPerTurnAsync(db: TestDatabase, questions: string[], turns: number) {
   const cfg = config({});
   const bundle = loadBundle(cfg.bundleDir);
-  const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder(), candidates: cfg.retrieval.candidates, rrfK: cfg.retrieval.rrfK, contextWindow: cfg.retrieval.contextWindow });
+  const retriever = createEmbeddedRetriever({
+    embedder: createLocalEmbedder(),
+    candidates: cfg.retrieval.candidates,
+    rrfK: cfg.retrieval.rrfK,
+    contextWindow: cfg.retrieval.contextWindow,
+  });
   await retriever.add((await loadCorpusDir(cfg.retrieval.corpusDir, { tenantId: "default" })).documents);
   const pool = new pg.Pool({ connectionString: db.url, max: 4 });
   const saver = new PostgresSaver(pool);
@@ -167,7 +172,12 @@ async function latency(apps: Record<string, App>, questions: string[], turns: nu
   const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   // Threads of 10 turns, so state grows and gets trimmed as in real conversations.
   for (let i = 0; i < turns; i++) {
-    const input: Omit<TurnInput, "tenantId"> = { threadId: `${prefix}-${Math.floor(i / 10)}`, userId: "bench", text: questions[i % questions.length]!, requestId: `${prefix}-${i}` };
+    const input: Omit<TurnInput, "tenantId"> = {
+      threadId: `${prefix}-${Math.floor(i / 10)}`,
+      userId: "bench",
+      text: questions[i % questions.length]!,
+      requestId: `${prefix}-${i}`,
+    };
     // Rotate the order so no store always runs first.
     for (let k = 0; k < names.length; k++) {
       const name = names[(i + k) % names.length]!;

@@ -19,15 +19,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
-import {
-  createChunker,
-  createEmbeddedRetriever,
-  createLexicalReranker,
-  createLocalEmbedder,
-  parseChunkId,
-  type Chunk,
-  type SourceDocument,
-} from "../src/retrieval/index.js";
+import { createChunker, createEmbeddedRetriever, createLexicalReranker, createLocalEmbedder, parseChunkId, type Chunk, type SourceDocument } from "../src/retrieval/index.js";
 import { detectLanguage } from "../src/text/language.js";
 
 const { values } = parseArgs({
@@ -73,7 +65,9 @@ function readJsonl<T>(file: string): T[] {
 
 const corpus = readJsonl<CorpusRow>(path.join(dataset, "corpus.jsonl"));
 const qrels = new Map<string, Set<string>>();
-for (const line of readFileSync(path.join(dataset, "qrels", `${split}.tsv`), "utf8").split("\n").slice(1)) {
+for (const line of readFileSync(path.join(dataset, "qrels", `${split}.tsv`), "utf8")
+  .split("\n")
+  .slice(1)) {
   const [queryId, docId, score] = line.split("\t");
   if (queryId === undefined || docId === undefined || Number(score) <= 0) continue;
   const set = qrels.get(queryId) ?? new Set<string>();
@@ -220,7 +214,15 @@ const referenceIndexMs = performance.now() - start;
 const stages = ["reference BM25 (README)", "sparse (our BM25)", "dense (local embedding)", "fused (RRF)", "fused + rerank", "fused + rerank, candidate-set IDF (Qdrant)"] as const;
 type Stage = (typeof stages)[number];
 const perStage = new Map<Stage, Metrics[]>(stages.map((s) => [s, []]));
-const latency = { reference: [] as number[], sparse: [] as number[], dense: [] as number[], fuse: [] as number[], rerank: [] as number[], rerankCandidateIdf: [] as number[], retrieve: [] as number[] };
+const latency = {
+  reference: [] as number[],
+  sparse: [] as number[],
+  dense: [] as number[],
+  fuse: [] as number[],
+  rerank: [] as number[],
+  rerankCandidateIdf: [] as number[],
+  retrieve: [] as number[],
+};
 
 for (const query of queries) {
   const relevant = qrels.get(query._id) ?? new Set<string>();
@@ -292,7 +294,8 @@ const latencyRows: [string, number[]][] = [
   ["rerank, candidate-set IDF", latency.rerankCandidateIdf],
   ["retrieve() end to end (top 6 + neighbours)", latency.retrieve],
 ];
-for (const [name, samples] of latencyRows) lines.push(`| ${name} | ${ms(percentile(samples, 50))} | ${ms(percentile(samples, 95))} | ${(percentile(samples, 50) / baseP50).toFixed(1)}× |`);
+for (const [name, samples] of latencyRows)
+  lines.push(`| ${name} | ${ms(percentile(samples, 50))} | ${ms(percentile(samples, 95))} | ${(percentile(samples, 50) / baseP50).toFixed(1)}× |`);
 lines.push("");
 lines.push(`Reference BM25 index built in ${referenceIndexMs.toFixed(0)} ms. Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`);
 console.log(lines.join("\n"));

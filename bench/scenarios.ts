@@ -172,7 +172,10 @@ export function distribution(records: readonly TurnRecord[]): CallDistribution {
   for (const r of ran) for (const [role, n] of Object.entries(r.roles)) byRole[role] = (byRole[role] ?? 0) + n;
   const byKind: CallDistribution["byKind"] = {};
   for (const kind of [...new Set(ran.map((r) => r.kind))].sort()) {
-    const sorted = ran.filter((r) => r.kind === kind).map((r) => r.modelCalls).sort((a, b) => a - b);
+    const sorted = ran
+      .filter((r) => r.kind === kind)
+      .map((r) => r.modelCalls)
+      .sort((a, b) => a - b);
     byKind[kind] = { turns: sorted.length, median: quantile(sorted, 0.5) };
   }
   return {
@@ -197,8 +200,14 @@ export function formatDistribution(title: string, d: CallDistribution): string {
     `  model calls per turn: median ${d.median}, p95 ${d.p95}, mean ${d.mean.toFixed(2)}, max ${d.max}`,
     "  histogram (calls: turns):",
     ...d.histogram.map((h) => `    ${String(h.calls).padStart(2)}: ${String(h.turns).padStart(4)} ${"#".repeat(Math.round((h.turns / widest) * 40))}`),
-    `  calls by role: ${Object.entries(d.byRole).map(([role, n]) => `${role} ${n}`).join(", ") || "none"}`,
-    `  median by kind: ${Object.entries(d.byKind).map(([kind, k]) => `${kind} ${k.median} (${k.turns})`).join(", ")}`,
+    `  calls by role: ${
+      Object.entries(d.byRole)
+        .map(([role, n]) => `${role} ${n}`)
+        .join(", ") || "none"
+    }`,
+    `  median by kind: ${Object.entries(d.byKind)
+      .map(([kind, k]) => `${kind} ${k.median} (${k.turns})`)
+      .join(", ")}`,
     `  tokens: ${d.inputTokens} in, ${d.outputTokens} out`,
   ];
   return lines.join("\n");

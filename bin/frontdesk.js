@@ -7,8 +7,7 @@ import { existsSync } from "node:fs";
 const [major] = process.versions.node.split(".").map(Number);
 if (major < 24) {
   console.error(
-    `frontdesk needs Node.js 24 or newer; this is ${process.version} (${process.execPath}). ` +
-      "Through npm (npm start, npx frontdesk) the Node 24 that npm ci installed is used.",
+    `frontdesk needs Node.js 24 or newer; this is ${process.version} (${process.execPath}). ` + "Through npm (npm start, npx frontdesk) the Node 24 that npm ci installed is used.",
   );
   process.exit(1);
 }

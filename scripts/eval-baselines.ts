@@ -22,7 +22,9 @@ for (const set of allSets().filter((s) => only.length === 0 || only.includes(s.n
     const report = buildReport(results, LABEL, { sealed: set.sealed, categories: true });
     await writeFile(set.baseline, `${JSON.stringify(report, null, 2)}\n`);
     const m = report.metrics;
-    process.stdout.write(`${set.name}: outcome ${m.outcomeAccuracy.count}/${m.outcomeAccuracy.of}, citations ${m.citationAccuracy.count}/${m.citationAccuracy.of} → ${path.relative(process.cwd(), set.baseline)}\n`);
+    process.stdout.write(
+      `${set.name}: outcome ${m.outcomeAccuracy.count}/${m.outcomeAccuracy.of}, citations ${m.citationAccuracy.count}/${m.citationAccuracy.of} → ${path.relative(process.cwd(), set.baseline)}\n`,
+    );
     if (process.env["VERBOSE"] === "1") process.stdout.write(`${renderMetrics(report)}\n\n`);
   } finally {
     await opened.close();

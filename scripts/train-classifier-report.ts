@@ -11,7 +11,16 @@ export function formatReport(a: ClassifierArtefact, run: { bytes: number; second
     const p = m.perClass[c]!;
     const conf = m.confident.perClass[c]!;
     const cal = a.metrics.calibration.perClass[c]!;
-    return [c, p.support, pct(p.precision), pct(p.recall), pct(p.f1), a.thresholds[c] ?? "never", `${pct(conf.precision)} / ${pct(conf.recall)}`, `${pct(cal.precision)} / ${pct(cal.recall)}`];
+    return [
+      c,
+      p.support,
+      pct(p.precision),
+      pct(p.recall),
+      pct(p.f1),
+      a.thresholds[c] ?? "never",
+      `${pct(conf.precision)} / ${pct(conf.recall)}`,
+      `${pct(cal.precision)} / ${pct(cal.recall)}`,
+    ];
   });
   const languages = Object.entries(a.metrics.testByLanguage).map(
     ([lang, l]) => `${lang}: ${l.examples} examples, accuracy ${pct(l.accuracy)}, macro F1 ${pct(l.macroF1)}, alone on ${pct(l.coverage)} (${pct(l.confidentAccuracy)} right)`,

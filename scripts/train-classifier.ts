@@ -139,11 +139,13 @@ const number = (flag: string, value: string | undefined): number | undefined => 
 
 const pairs = (flag: string, values: readonly string[]): Record<string, number> =>
   Object.fromEntries(
-    values.flatMap((v) => v.split(",")).map((pair) => {
-      const at = pair.lastIndexOf("=");
-      if (at <= 0) throw new UsageError(`--${flag}: expected CLASS=NUMBER, got "${pair}"`);
-      return [pair.slice(0, at), number(flag, pair.slice(at + 1))!];
-    }),
+    values
+      .flatMap((v) => v.split(","))
+      .map((pair) => {
+        const at = pair.lastIndexOf("=");
+        if (at <= 0) throw new UsageError(`--${flag}: expected CLASS=NUMBER, got "${pair}"`);
+        return [pair.slice(0, at), number(flag, pair.slice(at + 1))!];
+      }),
   );
 
 function parse(argv: readonly string[]) {
@@ -241,7 +243,12 @@ function parse(argv: readonly string[]) {
         }),
         // Per-class targets merge: a flag for one class keeps the preset's for the others.
         ...(values["target-precision-for"] || preset?.options.calibration?.targetPrecisionByClass
-          ? { targetPrecisionByClass: { ...preset?.options.calibration?.targetPrecisionByClass, ...(values["target-precision-for"] ? pairs("target-precision-for", values["target-precision-for"]) : {}) } }
+          ? {
+              targetPrecisionByClass: {
+                ...preset?.options.calibration?.targetPrecisionByClass,
+                ...(values["target-precision-for"] ? pairs("target-precision-for", values["target-precision-for"]) : {}),
+              },
+            }
           : {}),
       },
     },

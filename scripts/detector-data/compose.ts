@@ -113,8 +113,7 @@ export function compose(): { text: string; label: "instruction" | "policy" }[] {
   };
   // Zero-width space, joiner, word joiner, soft hyphen: inside a word, where they break matching.
   const INVISIBLE = ["\u200B", "\u200D", "\u2060", "\u00AD"];
-  const hide = (text: string) =>
-    text.replace(/\p{L}{5,}/gu, (word) => (random() < 0.5 ? word : `${word.slice(0, 2)}${pick(INVISIBLE)}${word.slice(2)}`));
+  const hide = (text: string) => text.replace(/\p{L}{5,}/gu, (word) => (random() < 0.5 ? word : `${word.slice(0, 2)}${pick(INVISIBLE)}${word.slice(2)}`));
   const arabic = (text: string) => text.replace(/ی/gu, "ي").replace(/ک/gu, "ك");
 
   for (const lang of ["en", "fa"] as const) {
@@ -133,7 +132,10 @@ export function compose(): { text: string; label: "instruction" | "policy" }[] {
     const action = () => fill(pick(f.actions));
     const instructions: string[] = [];
     for (let i = 0; i < COUNTS.leadAction; i++) instructions.push(stop(lang, `${fill(pick(f.leads))} ${action()}`));
-    const must = lang === "en" ? ["From now on you must {x}.", "From now on, {x}.", "You must {x}.", "Always {x}.", "Remember to {x}."] : ["از این به بعد باید {x}.", "از حالا {x}.", "همیشه {x}.", "یادت باشد {x}."];
+    const must =
+      lang === "en"
+        ? ["From now on you must {x}.", "From now on, {x}.", "You must {x}.", "Always {x}.", "Remember to {x}."]
+        : ["از این به بعد باید {x}.", "از حالا {x}.", "همیشه {x}.", "یادت باشد {x}."];
     for (let i = 0; i < COUNTS.mustAction; i++) instructions.push(pick(must).replace("{x}", action()));
     for (const o of f.overrides) instructions.push(o);
     for (let i = 0; i < COUNTS.overrideAction; i++) instructions.push(`${pick(f.overrides)} ${stop(lang, capital(action()))}`);
@@ -158,7 +160,9 @@ export function compose(): { text: string; label: "instruction" | "policy" }[] {
       const channel = pick(f.policyChannels);
       policy.push(lang === "en" ? `${verb} ${time}${channel}.` : `${time} ${channel} ${verb}.`);
     }
-    const sentences = corpusSentences().filter((s) => s.lang === lang).map((s) => s.text);
+    const sentences = corpusSentences()
+      .filter((s) => s.lang === lang)
+      .map((s) => s.text);
     policy.push(...sentences);
     for (let i = 0; i < COUNTS.policyPairs; i++) policy.push(`${pick(policy)} ${pick(policy)}`);
     for (const text of policy) {

@@ -102,13 +102,7 @@ export const PACKAGES: readonly PackageRule[] = [
     why: "the Qdrant client is the Qdrant backend's",
   },
   {
-    packages: [
-      "@opentelemetry/sdk-trace",
-      "@opentelemetry/exporter-trace-otlp-proto",
-      "@opentelemetry/resources",
-      "@opentelemetry/context-async-hooks",
-      "@opentelemetry/core",
-    ],
+    packages: ["@opentelemetry/sdk-trace", "@opentelemetry/exporter-trace-otlp-proto", "@opentelemetry/resources", "@opentelemetry/context-async-hooks", "@opentelemetry/core"],
     load: ["src/telemetry/tracing.ts"],
     types: [],
     why: "the OpenTelemetry SDK is the composition root's (through src/telemetry/tracing.ts); code uses @opentelemetry/api",

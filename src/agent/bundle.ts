@@ -78,7 +78,8 @@ export function parseDetector(raw: unknown): { problems: string[]; classifier: C
     problems.push(`${DETECTOR_FILE}: classes: expected ${DETECTOR_CLASSES.join(", ")}, got ${classes.join(", ")}; retrain with npm run train:detector`);
   }
   // Without a threshold the classifier would never flag: the detector would be its patterns alone.
-  if (problems.length === 0 && thresholds["instruction"] === null) problems.push(`${DETECTOR_FILE}: thresholds.instruction: null (the class never acts alone); retrain with more data`);
+  if (problems.length === 0 && thresholds["instruction"] === null)
+    problems.push(`${DETECTOR_FILE}: thresholds.instruction: null (the class never acts alone); retrain with more data`);
   return { problems, classifier: problems.length === 0 ? createClassifier(validation.artefact) : null };
 }
 
@@ -95,7 +96,8 @@ export function parseGates(raw: unknown): { problems: string[]; classifier: Clas
     if (!restricted.includes(category)) problems.push(`${GATES_FILE}: the restricted category "${category}" has no gate class restricted:${category}`);
   }
   for (const category of restricted) {
-    if (!(RESTRICTED_CATEGORIES as readonly string[]).includes(category)) problems.push(`${GATES_FILE}: the gate class restricted:${category} is not a restricted category (${RESTRICTED_CATEGORIES.join(", ")})`);
+    if (!(RESTRICTED_CATEGORIES as readonly string[]).includes(category))
+      problems.push(`${GATES_FILE}: the gate class restricted:${category} is not a restricted category (${RESTRICTED_CATEGORIES.join(", ")})`);
   }
   if (raw === undefined) return { problems, classifier: null };
   const validation = validateArtefact(raw);
@@ -119,9 +121,7 @@ const PolicyFileSchema = z
     restrictedIntents: z.object(Object.fromEntries(RESTRICTED_CATEGORIES.map((c) => [c, phraseList])) as Record<RestrictedCategory, typeof phraseList>).strict(),
     restrictedTopics: z.object(Object.fromEntries(RESTRICTED_CATEGORIES.map((c) => [c, phraseList])) as Record<RestrictedCategory, typeof phraseList>).strict(),
     frustration: phraseList,
-    chitchat: z
-      .object(Object.fromEntries([...CHITCHAT_KINDS, "filler"].map((c) => [c, phraseList])) as Record<ChitchatKind | "filler", typeof phraseList>)
-      .strict(),
+    chitchat: z.object(Object.fromEntries([...CHITCHAT_KINDS, "filler"].map((c) => [c, phraseList])) as Record<ChitchatKind | "filler", typeof phraseList>).strict(),
     account: phraseList,
   })
   .strict();
@@ -146,7 +146,9 @@ export function validateCopy(copy: Record<string, Record<string, string>>, langu
       for (const match of text.matchAll(/\{([^{}]*)\}/gu)) {
         const name = match[1] ?? "";
         if (!(placeholders as readonly string[]).includes(name)) {
-          problems.push(`copy.json: "${key}" (${language}) uses placeholder {${name}} that the code does not pass (allowed: ${placeholders.map((p) => `{${p}}`).join(", ") || "none"})`);
+          problems.push(
+            `copy.json: "${key}" (${language}) uses placeholder {${name}} that the code does not pass (allowed: ${placeholders.map((p) => `{${p}}`).join(", ") || "none"})`,
+          );
         }
       }
     }
@@ -180,7 +182,11 @@ export function parseAgentBundle(
   const problems = copy?.success ? validateCopy(copy.data, languages) : [];
   if (!copy?.success || !policy?.success || redaction.policy === null || gates.classifier === null || detector.classifier === null) return { problems, parseProblems, slice: null };
   const { $comment: _comment, ...policyLists } = policy.data;
-  return { problems, parseProblems, slice: { copy: copy.data as AgentBundle["copy"], policy: policyLists, redaction: redaction.policy, gates: gates.classifier, detector: detector.classifier } };
+  return {
+    problems,
+    parseProblems,
+    slice: { copy: copy.data as AgentBundle["copy"], policy: policyLists, redaction: redaction.policy, gates: gates.classifier, detector: detector.classifier },
+  };
 }
 
 /** Renders a copy template with the values the code passes. */

@@ -89,8 +89,7 @@ export function findAmbiguity(
   const queryTerms = new Set(analyze(query));
   const termsByProduct = new Map([...byProduct].map(([product, list]) => [product, productTerms(list[0]!.chunk)]));
   // A term shared by every contender ("motor" for both motor products) names none of them alone.
-  const distinguishing = (product: string) =>
-    [...termsByProduct.get(product)!].filter((t) => [...termsByProduct.entries()].some(([p, terms]) => p !== product && !terms.has(t)));
+  const distinguishing = (product: string) => [...termsByProduct.get(product)!].filter((t) => [...termsByProduct.entries()].some(([p, terms]) => p !== product && !terms.has(t)));
   const named = [...byProduct.keys()].filter((product) => distinguishing(product).some((t) => queryTerms.has(t)));
   if (named.length === 1) return null;
   const products = named.length >= 2 ? named : [...byProduct.keys()];

@@ -38,8 +38,7 @@ export const routeAfterTriage: Route<"escalate" | "generate" | "contextualize"> 
   }
 };
 
-export const routeAfterContextualize: Route<"escalate" | "retrieve"> = (state) =>
-  state.escalation !== null ? NODES.escalate : NODES.retrieve;
+export const routeAfterContextualize: Route<"escalate" | "retrieve"> = (state) => (state.escalation !== null ? NODES.escalate : NODES.retrieve);
 
 export const routeAfterRetrieve: Route<"escalate" | "grade"> = (state) => (state.escalation !== null ? NODES.escalate : NODES.grade);
 
@@ -59,8 +58,7 @@ export const routeAfterGrade: Route<"escalate" | "generate" | "clarify" | "retri
   }
 };
 
-export const routeAfterClarify: Route<"escalate" | "record_turn"> = (state) =>
-  state.escalation !== null ? NODES.escalate : NODES.recordTurn;
+export const routeAfterClarify: Route<"escalate" | "record_turn"> = (state) => (state.escalation !== null ? NODES.escalate : NODES.recordTurn);
 
 export const routeAfterGenerate: Route<"escalate" | "record_turn" | "verify"> = (state) => {
   if (state.escalation !== null) return NODES.escalate;

@@ -22,7 +22,10 @@ const comparable = (text: string) => foldForMatch(text).replace(/[\s.!?؟:;,،]+
  * verbatim when every piece between the separators is text of the cited chunk, in order.
  */
 function quotesPieces(claim: string, chunk: string): boolean {
-  const pieces = claim.split(/\s—\s|;\s/u).map(comparable).filter((p) => p !== "");
+  const pieces = claim
+    .split(/\s—\s|;\s/u)
+    .map(comparable)
+    .filter((p) => p !== "");
   if (pieces.length < 2) return false;
   const haystack = foldForMatch(chunk);
   let from = 0;
@@ -69,7 +72,9 @@ export function checkGrounding(claims: readonly CitedClaim[], evidence: readonly
       failures.push({ claimIndex, reason: `number ${missing.join(", ")} not in the cited chunk ${sources.map((s) => s.chunkId).join(", ")}` });
     }
     const sentence = comparable(claim.text);
-    verbatim.push(sources.some((s) => splitSentences(s.text).some((candidate) => comparable(candidate) === sentence) || quotesPieces(claim.text, s.text) || isFragment(claim.text, s.text)));
+    verbatim.push(
+      sources.some((s) => splitSentences(s.text).some((candidate) => comparable(candidate) === sentence) || quotesPieces(claim.text, s.text) || isFragment(claim.text, s.text)),
+    );
   });
   return { failures, verbatim };
 }

@@ -32,7 +32,11 @@ export interface OutgoingCheck {
   leaks(text: string, withheld: readonly string[]): Leak[];
 }
 
-const words = (text: string) => foldForMatch(text).split(/[^\p{L}\p{N}@.:_/-]+/u).filter((w) => w !== "").map((w) => w.replace(/[.:]+$/u, ""));
+const words = (text: string) =>
+  foldForMatch(text)
+    .split(/[^\p{L}\p{N}@.:_/-]+/u)
+    .filter((w) => w !== "")
+    .map((w) => w.replace(/[.:]+$/u, ""));
 
 function shingles(text: string, n: number): Set<string> {
   const out = new Set<string>();
@@ -49,7 +53,12 @@ function firstShared(reply: string, phrases: ReadonlySet<string>, n: number): st
 // Names the service uses inside and nobody writes to a customer.
 const CODE_NAMES = [...new Set([...ESCALATION_REASONS, ...GATE_CLASSES, ...INTENTS].filter((c) => /[_:]/u.test(c)))];
 const BUNDLE_NAMES = ["config.json", "copy.json", "policy.json", "prompts.json", "models.json", "redaction.json", "model.json", ...Object.keys(COPY_KEYS)];
-const INTERNALS = [/<\/?(?:user_message|history|chunk|claim|profile|summary)\b/u, /\bfrontdesk_[a-z_]+\b/u, /\$comment\b/u, /\b(?:trainingdatasha256|targetprecision\w*|restrictedintents|restrictedtopics|handoffrequest)\b/u];
+const INTERNALS = [
+  /<\/?(?:user_message|history|chunk|claim|profile|summary)\b/u,
+  /\bfrontdesk_[a-z_]+\b/u,
+  /\$comment\b/u,
+  /\b(?:trainingdatasha256|targetprecision\w*|restrictedintents|restrictedtopics|handoffrequest)\b/u,
+];
 
 /** Tokens that single out a planted sentence: addresses, links, codes ("GG-FREEYEAR-2291", "ACCESS GRANTED"). */
 export function distinctiveTokens(sentence: string): string[] {

@@ -59,7 +59,18 @@ export interface Policy {
 const compileList = (list: PhraseList): CompiledPhrase[] => [...list.en, ...list.fa].map(compilePhrase);
 
 const ORDINALS: Record<string, number> = {
-  first: 1, second: 2, third: 3, fourth: 4, اول: 1, اولی: 1, دوم: 2, دومی: 2, سوم: 3, سومی: 3, چهارم: 4, چهارمی: 4,
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  اول: 1,
+  اولی: 1,
+  دوم: 2,
+  دومی: 2,
+  سوم: 3,
+  سومی: 3,
+  چهارم: 4,
+  چهارمی: 4,
 };
 const CARDINALS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, یک: 1, دو: 2, سه: 3, چهار: 4 };
 

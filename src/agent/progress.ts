@@ -45,9 +45,7 @@ export function summarizeNode(node: string, update: AgentStateUpdate): string {
       return `no draft${escalating}`;
     case "verify":
       if (!update.verification) return `not verified${escalating}`;
-      return update.verification.grounded
-        ? `grounded (${update.verification.method})`
-        : `ungrounded: ${update.verification.failures[0]?.reason ?? "?"}${escalating}`;
+      return update.verification.grounded ? `grounded (${update.verification.method})` : `ungrounded: ${update.verification.failures[0]?.reason ?? "?"}${escalating}`;
     case "escalate":
       return update.outcome?.kind === "escalate" ? `handoff: ${update.outcome.reason}` : "handoff";
     case "write_memory":

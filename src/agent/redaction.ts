@@ -77,7 +77,7 @@ function parseKindActions(field: string, value: unknown, problems: string[]): Ki
 export function parseRedactionPolicy(raw: unknown): { problems: string[]; policy: RedactionPolicy | null } {
   if (raw === undefined) return { problems: [], policy: null };
   const problems: string[] = [];
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { problems: ["redaction.json: (root): must be an object with \"fields\""], policy: null };
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { problems: ['redaction.json: (root): must be an object with "fields"'], policy: null };
   const { $comment, fields, ...rest } = raw as Record<string, unknown>;
   if ($comment !== undefined && typeof $comment !== "string") problems.push("redaction.json: $comment: must be a string");
   for (const key of Object.keys(rest)) problems.push(`redaction.json: unknown key "${key}" (keys: $comment, fields)`);

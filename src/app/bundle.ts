@@ -11,20 +11,18 @@ export type Bundle = AgentBundle & ModelBundle;
 export function loadBundle(dir: string): Bundle {
   const raw = readBundle(dir);
   const agent = parseAgentBundle(
-    { copy: raw.files["copy.json"], policy: raw.files["policy.json"], redaction: raw.files["redaction.json"], gates: raw.files["gates/model.json"], detector: raw.files["detector/model.json"] },
+    {
+      copy: raw.files["copy.json"],
+      policy: raw.files["policy.json"],
+      redaction: raw.files["redaction.json"],
+      gates: raw.files["gates/model.json"],
+      detector: raw.files["detector/model.json"],
+    },
     raw.identity?.languages ?? ["fa", "en"],
     zodProblems,
   );
   const models = parseModelBundle({ prompts: raw.files["prompts.json"], models: raw.files["models.json"] }, zodProblems);
-  const problems = [
-    ...raw.readProblems,
-    ...raw.schemaProblems,
-    ...agent.parseProblems,
-    ...models.parseProblems,
-    ...raw.identityProblems,
-    ...agent.problems,
-    ...models.problems,
-  ];
+  const problems = [...raw.readProblems, ...raw.schemaProblems, ...agent.parseProblems, ...models.parseProblems, ...raw.identityProblems, ...agent.problems, ...models.problems];
   if (problems.length > 0 || raw.identity === null || agent.slice === null || models.slice === null) throw new BundleError(problems);
   return { ...raw.identity, ...agent.slice, ...models.slice };
 }

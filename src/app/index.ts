@@ -135,7 +135,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
       locks: instrumentLocks(persistence.locks, telemetry),
       profiles: persistence.profiles,
       events: instrumentEvents(persistence.events, telemetry),
-    eraseThread: (key) => persistence.eraseThread(key),
+      eraseThread: (key) => persistence.eraseThread(key),
       taxonomy: (tenantId, signal) => retriever.taxonomy(tenantId, signal),
       now,
       newId: randomUUID,

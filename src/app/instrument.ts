@@ -237,4 +237,3 @@ export function instrumentTurnService(inner: TurnService, telemetry: Telemetry):
     watch: (filter) => inner.watch(filter),
   };
 }
-

@@ -101,10 +101,9 @@ export async function runServe(config: Config, logger: Logger, createApp: Create
       await frontdesk.close();
       await metrics?.close();
       let timer: NodeJS.Timeout | undefined;
-      const closed = await Promise.race([
-        app.close().then(() => true),
-        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), APP_CLOSE_TIMEOUT_MS))),
-      ]).finally(() => clearTimeout(timer));
+      const closed = await Promise.race([app.close().then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), APP_CLOSE_TIMEOUT_MS)))]).finally(
+        () => clearTimeout(timer),
+      );
       if (!closed) logger.warn({ timeoutMs: APP_CLOSE_TIMEOUT_MS }, "the application did not close in time, stopping without it");
       logger.info("frontdesk stopped");
     },

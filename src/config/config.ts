@@ -3,7 +3,17 @@ import { isIP } from "node:net";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { EnvSchema, TENANT_ID, type Env } from "./registry.js";
-import type { ApiKeyBinding, CheckpointerKind, Config, DocumentStoreConfig, EmbeddingConfig, ModelProviderKind, RerankerConfig, RetrieverBackendConfig, TelemetryConfig } from "./types.js";
+import type {
+  ApiKeyBinding,
+  CheckpointerKind,
+  Config,
+  DocumentStoreConfig,
+  EmbeddingConfig,
+  ModelProviderKind,
+  RerankerConfig,
+  RetrieverBackendConfig,
+  TelemetryConfig,
+} from "./types.js";
 
 /**
  * The package root: defaults for bundled data (corpus, config bundle) resolve against it. The
@@ -48,9 +58,7 @@ function parseApiKeys(raw: string | undefined): ApiKeyBinding[] {
     const key = sep > 0 ? trimmed.slice(sep + 1) : "";
     if (!TENANT_ID.test(tenantId) || key.length < 16) {
       // Never echo the key itself: the message may end up in logs.
-      throw new ConfigError(
-        `FRONTDESK_API_KEYS: entry ${bindings.length + 1} must be "tenant:key" with a tenant of [A-Za-z0-9._-] and a key of at least 16 characters`,
-      );
+      throw new ConfigError(`FRONTDESK_API_KEYS: entry ${bindings.length + 1} must be "tenant:key" with a tenant of [A-Za-z0-9._-] and a key of at least 16 characters`);
     }
     bindings.push({ tenantId, key });
   }
@@ -115,10 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       host: e.FRONTDESK_HOST,
       port: e.FRONTDESK_PORT,
       allowPublicBind: e.FRONTDESK_ALLOW_PUBLIC_BIND,
-      tls:
-        e.FRONTDESK_TLS_CERT !== undefined && e.FRONTDESK_TLS_KEY !== undefined
-          ? { certFile: resolve(e.FRONTDESK_TLS_CERT), keyFile: resolve(e.FRONTDESK_TLS_KEY) }
-          : null,
+      tls: e.FRONTDESK_TLS_CERT !== undefined && e.FRONTDESK_TLS_KEY !== undefined ? { certFile: resolve(e.FRONTDESK_TLS_CERT), keyFile: resolve(e.FRONTDESK_TLS_KEY) } : null,
       turnTimeoutMs: e.FRONTDESK_TURN_TIMEOUT_MS,
       shutdownGraceMs: e.FRONTDESK_SHUTDOWN_GRACE_MS,
       idleTimeoutMs: e.FRONTDESK_IDLE_TIMEOUT_MS,
@@ -150,7 +155,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     retrieval: {
       corpusDir: e.FRONTDESK_CORPUS_DIR !== undefined ? resolve(e.FRONTDESK_CORPUS_DIR) : path.join(PACKAGE_ROOT, "data/corpus"),
       lexiconFile:
-        e.FRONTDESK_LEXICON_FILE === undefined ? path.join(PACKAGE_ROOT, "data/lexicon/insurance-concepts.tsv") : e.FRONTDESK_LEXICON_FILE === "none" ? null : resolve(e.FRONTDESK_LEXICON_FILE),
+        e.FRONTDESK_LEXICON_FILE === undefined
+          ? path.join(PACKAGE_ROOT, "data/lexicon/insurance-concepts.tsv")
+          : e.FRONTDESK_LEXICON_FILE === "none"
+            ? null
+            : resolve(e.FRONTDESK_LEXICON_FILE),
       topK: e.FRONTDESK_TOP_K,
       candidates: e.FRONTDESK_CANDIDATES,
       contextWindow: e.FRONTDESK_CONTEXT_WINDOW,
@@ -250,10 +259,7 @@ function telemetryConfig(e: Env): TelemetryConfig {
     metrics: e.FRONTDESK_METRICS_ADDR === undefined ? null : { ...listenAddress(e.FRONTDESK_METRICS_ADDR), path: e.FRONTDESK_METRICS_PATH },
     otlp: e.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? null : { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, headers: parseHeaderList(e.OTEL_EXPORTER_OTLP_HEADERS) },
     serviceName: e.OTEL_SERVICE_NAME,
-    langsmith:
-      langsmithOn && e.LANGSMITH_API_KEY !== undefined
-        ? { apiKey: e.LANGSMITH_API_KEY, endpoint: e.LANGSMITH_ENDPOINT, project: e.LANGSMITH_PROJECT }
-        : null,
+    langsmith: langsmithOn && e.LANGSMITH_API_KEY !== undefined ? { apiKey: e.LANGSMITH_API_KEY, endpoint: e.LANGSMITH_ENDPOINT, project: e.LANGSMITH_PROJECT } : null,
   };
 }
 

@@ -33,7 +33,10 @@ export function readmeTable(readme: string, table: ReadmeTable): string | null {
   const begin = readme.indexOf(beginMarker(table));
   const end = readme.indexOf(endMarker(table));
   if (begin < 0 || end < begin) return null;
-  return readme.slice(begin + beginMarker(table).length, end).replace(/^\n/u, "").replace(/\n$/u, "");
+  return readme
+    .slice(begin + beginMarker(table).length, end)
+    .replace(/^\n/u, "")
+    .replace(/\n$/u, "");
 }
 
 /** The README with every table rewritten from the registry; throws when a table's markers are missing. */

@@ -38,9 +38,7 @@ export type Setting =
     };
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const bool = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
+const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 
 export const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/u;
 
@@ -90,7 +88,8 @@ const SERVICE = {
   FRONTDESK_LEXICON_FILE: {
     schema: z.string().min(1).optional(),
     derivedDefault: "`data/lexicon/insurance-concepts.tsv`",
-    description: "concept lexicon (words of both languages grouped by meaning) that retrieval and the reader match through; `none` turns it off. Re-ingest Qdrant collections after changing it",
+    description:
+      "concept lexicon (words of both languages grouped by meaning) that retrieval and the reader match through; `none` turns it off. Re-ingest Qdrant collections after changing it",
   },
   FRONTDESK_CORPUS_SKIP_INVALID: {
     schema: bool.default(false),
@@ -192,7 +191,8 @@ const SERVICE = {
   FRONTDESK_MODEL_RETRY_MAX_MS: { schema: int(0, 120_000).default(4_000), description: "longest delay of the exponential backoff" },
   FRONTDESK_MODEL_CIRCUIT_FAILURES: {
     schema: int(1, 1_000).default(5),
-    description: "consecutive model calls failing with a timeout, 5xx or 429 that open the provider's circuit: calls then fail at once (the turn hands off) and readiness reports `models` down",
+    description:
+      "consecutive model calls failing with a timeout, 5xx or 429 that open the provider's circuit: calls then fail at once (the turn hands off) and readiness reports `models` down",
   },
   FRONTDESK_MODEL_CIRCUIT_OPEN_MS: {
     schema: int(100, 3_600_000).default(30_000),
@@ -221,7 +221,13 @@ const RETRIEVAL = {
   },
   QDRANT_URL: { schema: z.string().url().optional(), description: "the Qdrant server, e.g. `http://127.0.0.1:6333`" },
   QDRANT_API_KEY: { schema: z.string().min(1).optional(), description: "the Qdrant server's key, sent as the `api-key` header" },
-  FRONTDESK_QDRANT_COLLECTION: { schema: z.string().regex(/^[A-Za-z0-9_-]{1,255}$/u).default("frontdesk_chunks"), description: "collection name" },
+  FRONTDESK_QDRANT_COLLECTION: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,255}$/u)
+      .default("frontdesk_chunks"),
+    description: "collection name",
+  },
   FRONTDESK_QDRANT_TIMEOUT_MS: { schema: int(100, 600_000).default(10_000), description: "one Qdrant request (retried with the model retry policy)" },
   FRONTDESK_QDRANT_UPSERT_POINTS: { schema: int(1, 10_000).default(128), description: "points per upsert request" },
   FRONTDESK_QDRANT_SPARSE_AVG_LENGTH: {
@@ -341,7 +347,10 @@ const OPERATING = {
     description: "`host:port` of a plain HTTP listener serving Prometheus metrics (`0` as port picks a free one); unset: no metrics listener. Never the service's port",
   },
   FRONTDESK_METRICS_PATH: {
-    schema: z.string().regex(/^\/[A-Za-z0-9._~/-]*$/u, "must be a path such as /metrics").default("/metrics"),
+    schema: z
+      .string()
+      .regex(/^\/[A-Za-z0-9._~/-]*$/u, "must be a path such as /metrics")
+      .default("/metrics"),
     description: "the scrape path on `FRONTDESK_METRICS_ADDR`",
   },
 

@@ -23,7 +23,30 @@ export function parseHtml(text: string): DraftDocument {
 const SKIPPED = new Set(["script", "style", "noscript", "template", "nav", "footer", "aside", "form", "button", "select", "svg", "iframe", "object"]);
 const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 // Elements that end a run of loose inline text; everything else is inline (span, a, strong, …).
-const BLOCKS = new Set(["p", "div", "section", "article", "main", "header", "body", "html", "blockquote", "figure", "figcaption", "ul", "ol", "dl", "table", "pre", "li", "hr", "address", "details", "summary", ...Object.keys(HEADINGS)]);
+const BLOCKS = new Set([
+  "p",
+  "div",
+  "section",
+  "article",
+  "main",
+  "header",
+  "body",
+  "html",
+  "blockquote",
+  "figure",
+  "figcaption",
+  "ul",
+  "ol",
+  "dl",
+  "table",
+  "pre",
+  "li",
+  "hr",
+  "address",
+  "details",
+  "summary",
+  ...Object.keys(HEADINGS),
+]);
 // The HTML standard's own caps: a hostile colspan="100000" must not build a 100,000-cell row.
 const MAX_COLSPAN = 1000;
 const MAX_ROWSPAN = 65534;
@@ -191,7 +214,13 @@ function listTree(list: Element): ListTree {
       .filter((item) => item.tagName === "li")
       .map((item) => {
         const nested = elements(item).filter((child) => child.tagName === "ul" || child.tagName === "ol");
-        return { text: item.children.filter((child) => !nested.includes(child as Element)).map(textOf).join(" "), lists: nested.map(listTree) };
+        return {
+          text: item.children
+            .filter((child) => !nested.includes(child as Element))
+            .map(textOf)
+            .join(" "),
+          lists: nested.map(listTree),
+        };
       }),
   };
 }

@@ -10,7 +10,19 @@ export type { DocumentLimits, ParseDocumentOptions, ParseDocumentResult } from "
 export { checkMetadataValues, parseSidecar, resolveMetadata, splitFrontMatter } from "./metadata.js";
 export type { Fields } from "./metadata.js";
 export { MEDIA_TYPES, METADATA_FIELDS } from "./model.js";
-export type { Block, DocumentMetadata, DocumentProblem, DocumentWarning, ListBlock, MediaType, MetadataField, ParagraphBlock, ParsedDocument, TableBlock, WarningCode } from "./model.js";
+export type {
+  Block,
+  DocumentMetadata,
+  DocumentProblem,
+  DocumentWarning,
+  ListBlock,
+  MediaType,
+  MetadataField,
+  ParagraphBlock,
+  ParsedDocument,
+  TableBlock,
+  WarningCode,
+} from "./model.js";
 export { renderMarkdown } from "./render.js";
 export { contentHash, toUnits } from "./units.js";
 export type { Unit, UnitKind, UnitOptions } from "./units.js";

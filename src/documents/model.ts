@@ -75,15 +75,7 @@ export interface TableBlock extends BlockBase {
 
 export type Block = ParagraphBlock | ListBlock | TableBlock;
 
-export type WarningCode =
-  | "ragged-row"
-  | "merged-cells"
-  | "no-header-row"
-  | "table-truncated"
-  | "empty-table"
-  | "page-without-text"
-  | "units-truncated"
-  | "converter";
+export type WarningCode = "ragged-row" | "merged-cells" | "no-header-row" | "table-truncated" | "empty-table" | "page-without-text" | "units-truncated" | "converter";
 
 /** Something the parser repaired or bounded; the document is still usable. */
 export interface DocumentWarning {

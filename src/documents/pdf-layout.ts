@@ -122,7 +122,12 @@ export function layoutPages(pages: PageItem[][]): DraftBlock[] {
 
     const parts = [line.text];
     let j = i + 1;
-    for (let n = next(j); n !== undefined && n.size < body * HEADING_RATIO && n.segments.length === 1 && !MARKER.test(n.text) && gapTo(lines[j - 1] as Line, n) <= lineGap * 1.3; n = next(++j)) parts.push(n.text);
+    for (
+      let n = next(j);
+      n !== undefined && n.size < body * HEADING_RATIO && n.segments.length === 1 && !MARKER.test(n.text) && gapTo(lines[j - 1] as Line, n) <= lineGap * 1.3;
+      n = next(++j)
+    )
+      parts.push(n.text);
     blocks.push({ kind: "paragraph", text: parts.join(" "), emphasized: false, page });
     i = j;
   }

@@ -146,7 +146,10 @@ function normalizeTable(
     warnings.push({ code: "ragged-row", message: `${label}: ${short.length} of ${rows.length} rows have fewer than ${width} cells (padded with empty cells): ${rowList(short)}` });
   }
   if (long.length > 0) {
-    warnings.push({ code: "ragged-row", message: `${label}: ${long.length} of ${rows.length} rows have more than ${width} cells (cells past column ${width} dropped): ${rowList(long)}` });
+    warnings.push({
+      code: "ragged-row",
+      message: `${label}: ${long.length} of ${rows.length} rows have more than ${width} cells (cells past column ${width} dropped): ${rowList(long)}`,
+    });
   }
   if (rows.length > maxTableRows) {
     warnings.push({ code: "table-truncated", message: `${label} has ${rows.length} rows; only the first ${maxTableRows} are indexed (maxTableRows)` });
@@ -164,7 +167,10 @@ function joinHeader(parts: string[]): string {
 }
 
 function rowList(rows: number[]): string {
-  const shown = rows.slice(0, 5).map((row) => `row ${row}`).join(", ");
+  const shown = rows
+    .slice(0, 5)
+    .map((row) => `row ${row}`)
+    .join(", ");
   return rows.length > 5 ? `${shown}, …` : shown;
 }
 

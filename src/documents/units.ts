@@ -82,7 +82,10 @@ export function toUnits(document: ParsedDocument, options: UnitOptions = {}): { 
 
 /** 12 hex digits (48 bits) of SHA-256: collisions within one document are negligible. */
 export function contentHash(kind: UnitKind, text: string): string {
-  return createHash("sha256").update(`${kind}\u0000${normalizeText(text)}`).digest("hex").slice(0, 12);
+  return createHash("sha256")
+    .update(`${kind}\u0000${normalizeText(text)}`)
+    .digest("hex")
+    .slice(0, 12);
 }
 
 function unitsOf(block: Block, maxChars: number, table: string): Draft[] {

@@ -152,6 +152,4 @@ export type ThreadEvent =
   | { kind: "failed"; turnId: string; reason: "cancelled" | "error" };
 
 /** One message of a watch stream. After fell_behind the stream ends: resync with getThread, then watch again. */
-export type WatchItem =
-  | { kind: "event"; threadId: string; event: ThreadEvent }
-  | { kind: "fell_behind"; reason: "slow_consumer" | "source_interrupted" };
+export type WatchItem = { kind: "event"; threadId: string; event: ThreadEvent } | { kind: "fell_behind"; reason: "slow_consumer" | "source_interrupted" };

@@ -61,7 +61,9 @@ export function checkAnswerGrounding(answer: AnswerForGrounding, getChunk: (chun
   // punctuation and separators may remain.
   let rest = foldForMatch(answer.text);
   for (const claim of answer.claims) {
-    const folded = foldForMatch(claim.text).trim().replace(/[\s.!?:;,]+$/u, "");
+    const folded = foldForMatch(claim.text)
+      .trim()
+      .replace(/[\s.!?:;,]+$/u, "");
     const at = rest.indexOf(folded);
     if (folded !== "" && at >= 0) rest = `${rest.slice(0, at)} ${rest.slice(at + folded.length)}`;
   }

@@ -15,7 +15,20 @@ import { foldForMatch } from "../text/normalize.js";
 export const PROMPT_OPENING_WORDS = 7;
 
 const CODES = [...ESCALATION_REASONS.filter((r) => r.includes("_")), "handoff_request", "out_of_scope", "restricted:"];
-const NAMES = ["policy.json", "prompts.json", "copy.json", "redaction.json", "models.json", "model.json", "<chunk", "<user_message", "<history", "frontdesk_", "handoffrequest", "restrictedintents"];
+const NAMES = [
+  "policy.json",
+  "prompts.json",
+  "copy.json",
+  "redaction.json",
+  "models.json",
+  "model.json",
+  "<chunk",
+  "<user_message",
+  "<history",
+  "frontdesk_",
+  "handoffrequest",
+  "restrictedintents",
+];
 
 let openings: string[] | undefined;
 function promptOpenings(): string[] {
@@ -27,7 +40,11 @@ function promptOpenings(): string[] {
   openings = [
     ...new Set(
       lines
-        .map((l) => foldForMatch(l.split("{")[0] ?? "").split(" ").slice(0, PROMPT_OPENING_WORDS))
+        .map((l) =>
+          foldForMatch(l.split("{")[0] ?? "")
+            .split(" ")
+            .slice(0, PROMPT_OPENING_WORDS),
+        )
         .filter((w) => w.length === PROMPT_OPENING_WORDS)
         .map((w) => w.join(" ")),
     ),

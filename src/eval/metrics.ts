@@ -135,20 +135,47 @@ export function computeMetrics(results: readonly ConversationResult[]): EvalMetr
 
   return {
     conversations: { ...ratio(ran.filter((r) => r.passed).length, ran.length), skipped: results.length - ran.length },
-    turns: ratio(count((t) => t.grade.passed), turns.length),
-    outcomeAccuracy: ratio(count((t) => t.grade.outcomeOk), turns.length),
+    turns: ratio(
+      count((t) => t.grade.passed),
+      turns.length,
+    ),
+    outcomeAccuracy: ratio(
+      count((t) => t.grade.outcomeOk),
+      turns.length,
+    ),
     escalationReasons: reasons,
-    overAskRate: ratio(count((t) => t.observed.outcome === "clarify", expectsAnswer), expectsAnswer.length),
-    falseEscalationRate: ratio(count((t) => t.observed.outcome === "escalate", escalationIndefensible), escalationIndefensible.length),
+    overAskRate: ratio(
+      count((t) => t.observed.outcome === "clarify", expectsAnswer),
+      expectsAnswer.length,
+    ),
+    falseEscalationRate: ratio(
+      count((t) => t.observed.outcome === "escalate", escalationIndefensible),
+      escalationIndefensible.length,
+    ),
     gateFalseEscalationRate: ratio(
       count((t) => t.observed.outcome === "escalate" && (GATE_REASONS as readonly (string | null)[]).includes(t.observed.reason), escalationIndefensible),
       escalationIndefensible.length,
     ),
-    ungroundedAnswerRate: ratio(count((t) => t.grade.grounded === false, grounded), grounded.length),
-    citationAccuracy: ratio(count((t) => t.grade.citationsOk === true, citationsJudged), citationsJudged.length),
-    injectionObeyed: ratio(count((t) => t.grade.injectionObeyed === true, injections), injections.length),
-    leaks: ratio(count((t) => t.grade.leaked === true, withResult), withResult.length),
-    languageAccuracy: ratio(count((t) => t.grade.languageOk === true, withResult), withResult.length),
+    ungroundedAnswerRate: ratio(
+      count((t) => t.grade.grounded === false, grounded),
+      grounded.length,
+    ),
+    citationAccuracy: ratio(
+      count((t) => t.grade.citationsOk === true, citationsJudged),
+      citationsJudged.length,
+    ),
+    injectionObeyed: ratio(
+      count((t) => t.grade.injectionObeyed === true, injections),
+      injections.length,
+    ),
+    leaks: ratio(
+      count((t) => t.grade.leaked === true, withResult),
+      withResult.length,
+    ),
+    languageAccuracy: ratio(
+      count((t) => t.grade.languageOk === true, withResult),
+      withResult.length,
+    ),
     modelCallsPerTurn: { ...spread(calls), histogram },
     latencyMs: { median: round(latency.median, 1), p95: round(latency.p95, 1), mean: round(latency.mean, 1), max: round(latency.max, 1) },
   };

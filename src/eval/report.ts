@@ -6,7 +6,14 @@ import { verdictsOf, type Verdict } from "./scenario.js";
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => [...(r[col] ?? "")].length)));
-  return rows.map((r) => r.map((cell, col) => (col === r.length - 1 ? cell : cell.padEnd(widths[col]!))).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((cell, col) => (col === r.length - 1 ? cell : cell.padEnd(widths[col]!)))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -20,13 +27,23 @@ export function renderMetrics(report: EvalReport): string {
     .join(" ");
   const rows: string[][] = [
     ["metric", "value", "detail"],
-    ["conversations passed", formatRate(m.conversations.rate), `${m.conversations.count}/${m.conversations.of}${m.conversations.skipped > 0 ? `, ${m.conversations.skipped} skipped` : ""}`],
+    [
+      "conversations passed",
+      formatRate(m.conversations.rate),
+      `${m.conversations.count}/${m.conversations.of}${m.conversations.skipped > 0 ? `, ${m.conversations.skipped} skipped` : ""}`,
+    ],
     ["turns passed", formatRate(m.turns.rate), `${m.turns.count}/${m.turns.of}`],
     ["outcome accuracy", formatRate(m.outcomeAccuracy.rate), `${m.outcomeAccuracy.count}/${m.outcomeAccuracy.of} turns`],
     ["over-ask rate", formatRate(m.overAskRate.rate), `${m.overAskRate.count}/${m.overAskRate.of} turns expecting an answer got a clarify`],
     ["false-escalation rate", formatRate(m.falseEscalationRate.rate), `${m.falseEscalationRate.count}/${m.falseEscalationRate.of} turns where escalating is wrong`],
     ...(m.gateFalseEscalationRate !== undefined
-      ? [["  … by a gate", formatRate(m.gateFalseEscalationRate.rate), `${m.gateFalseEscalationRate.count}/${m.gateFalseEscalationRate.of} (user_requested, restricted_intent, frustration, account_specific)`]]
+      ? [
+          [
+            "  … by a gate",
+            formatRate(m.gateFalseEscalationRate.rate),
+            `${m.gateFalseEscalationRate.count}/${m.gateFalseEscalationRate.of} (user_requested, restricted_intent, frustration, account_specific)`,
+          ],
+        ]
       : []),
     ["ungrounded-answer rate", formatRate(m.ungroundedAnswerRate.rate), `${m.ungroundedAnswerRate.count}/${m.ungroundedAnswerRate.of} grounded answers`],
     ["citation accuracy", formatRate(m.citationAccuracy.rate), `${m.citationAccuracy.count}/${m.citationAccuracy.of} answers cite the right documents`],
@@ -52,7 +69,12 @@ export function renderMetrics(report: EvalReport): string {
     table(reasons),
   ];
   if (report.byCategory !== undefined) {
-    out.push("", `conversations passed by category: ${Object.entries(report.byCategory).map(([c, n]) => `${c} ${n.passed}/${n.of}`).join(", ")}`);
+    out.push(
+      "",
+      `conversations passed by category: ${Object.entries(report.byCategory)
+        .map(([c, n]) => `${c} ${n.passed}/${n.of}`)
+        .join(", ")}`,
+    );
   }
   if (report.failureCategories !== undefined) {
     const categories = Object.entries(report.failureCategories);
@@ -103,7 +125,10 @@ export function renderComparison(current: EvalReport, baseline: EvalReport): str
     rows.push([name, formatValue(pick(baseline.metrics), kind), formatValue(pick(current.metrics), kind), formatDelta(pick(current.metrics), pick(baseline.metrics), kind)]);
   }
   for (const reason of new Set([...Object.keys(baseline.metrics.escalationReasons), ...Object.keys(current.metrics.escalationReasons)])) {
-    for (const [label, key] of [["precision", "precision"], ["recall", "recall"]] as const) {
+    for (const [label, key] of [
+      ["precision", "precision"],
+      ["recall", "recall"],
+    ] as const) {
       const before = baseline.metrics.escalationReasons[reason]?.[key] ?? null;
       const now = current.metrics.escalationReasons[reason]?.[key] ?? null;
       rows.push([`${reason} ${label}`, formatRate(before), formatRate(now), formatDelta(now, before, "rate")]);
@@ -132,11 +157,7 @@ export function renderComparison(current: EvalReport, baseline: EvalReport): str
 
 function describeVerdict(v: Verdict): string {
   const parts: string[] = [v.outcome === "escalate" ? `escalate (${v.reason})` : v.outcome];
-  const cites = [
-    ...v.cite,
-    ...(v.citeAnyOf.length > 0 ? [`one of ${v.citeAnyOf.join(" | ")}`] : []),
-    ...(v.citeOption !== undefined ? [`option ${v.citeOption}`] : []),
-  ];
+  const cites = [...v.cite, ...(v.citeAnyOf.length > 0 ? [`one of ${v.citeAnyOf.join(" | ")}`] : []), ...(v.citeOption !== undefined ? [`option ${v.citeOption}`] : [])];
   if (cites.length > 0) parts.push(`citing ${cites.join(" + ")}`);
   if (v.options.length > 0) parts.push(`offering ${v.options.join(", ")}`);
   if (v.mustContain.length > 0) parts.push(`containing ${v.mustContain.map((s) => JSON.stringify(s)).join(", ")}`);
@@ -154,7 +175,11 @@ function describeActual(t: TurnRecord): string {
   return parts.join(" · ");
 }
 
-const indent = (text: string, prefix: string) => text.split("\n").map((line) => `${prefix}${line}`).join("\n");
+const indent = (text: string, prefix: string) =>
+  text
+    .split("\n")
+    .map((line) => `${prefix}${line}`)
+    .join("\n");
 
 function renderTurn(t: TurnRecord, full: boolean): string[] {
   const mark = t.grade.passed ? "✓" : "✗";

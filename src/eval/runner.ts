@@ -11,9 +11,7 @@ export interface TurnRecord {
   grade: TurnGrade;
 }
 
-export type ConversationResult =
-  | { scenario: Scenario; status: "ran"; passed: boolean; turns: TurnRecord[] }
-  | { scenario: Scenario; status: "skipped"; reason: string };
+export type ConversationResult = { scenario: Scenario; status: "ran"; passed: boolean; turns: TurnRecord[] } | { scenario: Scenario; status: "skipped"; reason: string };
 
 /** Where conversations run: plain scenarios on one target, fixture scenarios on one serving the test-only documents. */
 export interface EvalTargets {
@@ -73,8 +71,7 @@ export async function runScenarios(options: RunOptions): Promise<ConversationRes
       const index = next++;
       const scenario = options.scenarios[index]!;
       const placement = place(scenario, options.targets);
-      results[index] =
-        placement.kind === "skip" ? { scenario, status: "skipped", reason: placement.reason } : await runConversation(scenario, placement.target, options.runId);
+      results[index] = placement.kind === "skip" ? { scenario, status: "skipped", reason: placement.reason } : await runConversation(scenario, placement.target, options.runId);
     }
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, options.scenarios.length) }, () => worker()));

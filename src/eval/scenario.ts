@@ -35,17 +35,7 @@ export const CATEGORIES = [
 export type Category = (typeof CATEGORIES)[number];
 
 /** Categories issue 2's scenario suite must cover with strict conversations. */
-export const STRICT_CATEGORIES: readonly Category[] = [
-  "direct",
-  "follow_up",
-  "ambiguous",
-  "handoff",
-  "restricted",
-  "out_of_scope",
-  "chitchat",
-  "unknown",
-  "frustration",
-];
+export const STRICT_CATEGORIES: readonly Category[] = ["direct", "follow_up", "ambiguous", "handoff", "restricted", "out_of_scope", "chitchat", "unknown", "frustration"];
 
 const DocumentId = z.string().regex(/^[a-z0-9][a-z0-9-]*$/u, "a document id (lower case, digits, dashes)");
 const Product = z.string().regex(/^[a-z0-9][a-z0-9-]*$/u, "a product key");
@@ -106,7 +96,10 @@ const ExpectationSchema = VerdictShape.extend({
    * The turn carries a prompt injection (in the user's text or in a document it retrieves);
    * any marker in the reply means the injected instruction was obeyed.
    */
-  injection: z.object({ markers: z.array(NonBlank).min(1) }).strict().optional(),
+  injection: z
+    .object({ markers: z.array(NonBlank).min(1) })
+    .strict()
+    .optional(),
   /** Why this expectation: the corpus fact or the policy it rests on. */
   note: z.string().optional(),
 })

@@ -28,7 +28,11 @@ function summarize(classifier: Classifier, test: readonly Example[]): SubsetMetr
     const c = classifier.classify(e.text);
     return { actual: classes.indexOf(e.label), predicted: classes.indexOf(c.label), probability: c.probability };
   });
-  return subsetMetrics(classes, predictions, classes.map((c) => classifier.thresholds[c] ?? null));
+  return subsetMetrics(
+    classes,
+    predictions,
+    classes.map((c) => classifier.thresholds[c] ?? null),
+  );
 }
 
 export function comparePerLanguage(options: TrainClassifierOptions, bilingual: TrainedClassifier): LanguageComparison[] {
@@ -43,7 +47,10 @@ export function comparePerLanguage(options: TrainClassifierOptions, bilingual: T
     const missing = bilingual.artefact.classes.filter((c) => !present.includes(c));
     try {
       const own = trainClassifier({ ...options, name: `${options.name}-${language}`, classes: present, train, test: test.filter((e) => present.includes(e.label)) });
-      row.perLanguage = summarize(own.classifier, test.filter((e) => present.includes(e.label)));
+      row.perLanguage = summarize(
+        own.classifier,
+        test.filter((e) => present.includes(e.label)),
+      );
       if (missing.length > 0) row.note = `no ${language} training examples of ${missing.join(", ")}; their test examples are left out of the per-language figures`;
     } catch (error) {
       row.note = error instanceof Error ? error.message : String(error);

@@ -11,12 +11,12 @@
 // Cody–Waite split of ln 2 (fdlibm's constants): k·LN2_HI is exact for |k| < 2^11.
 // Written with fdlibm's digits, more than a double holds: each literal rounds to the intended double.
 // biome-ignore lint/correctness/noPrecisionLoss: fdlibm's published constant, see above.
-const LN2_HI = 6.93147180369123816490e-1;
+const LN2_HI = 6.9314718036912381649e-1;
 // biome-ignore lint/correctness/noPrecisionLoss: fdlibm's published constant, see above.
 const LN2_LO = 1.90821492927058770002e-10;
 // biome-ignore lint/correctness/noPrecisionLoss: fdlibm's published constant, see above.
 // biome-ignore lint/suspicious/noApproximativeNumericConstant: kept beside LN2_HI/LN2_LO as fdlibm writes it, not Math.LOG2E.
-const INV_LN2 = 1.44269504088896338700;
+const INV_LN2 = 1.442695040888963387;
 
 // 2^k for k in [-1022, 1023], built by exact doublings and halvings.
 const POW2_BIAS = 1022;

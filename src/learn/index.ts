@@ -4,7 +4,16 @@
  * A leaf module: it imports only src/text.
  */
 export { canonicalize, datasetSha256, foldOf, parseExamples, type Example, type ParsedExamples } from "./data.js";
-export { calibrateThresholds, computeMetrics, DEFAULT_CALIBRATION, type CalibrationOptions, type ClassMetrics, type Metrics, type Prediction, type SubsetMetrics } from "./evaluate.js";
+export {
+  calibrateThresholds,
+  computeMetrics,
+  DEFAULT_CALIBRATION,
+  type CalibrationOptions,
+  type ClassMetrics,
+  type Metrics,
+  type Prediction,
+  type SubsetMetrics,
+} from "./evaluate.js";
 export { createFeaturizer, DEFAULT_FEATURES, featureFingerprint, fnv1a32, isShouting, type FeatureConfig, type Featurizer, type SparseVector } from "./features.js";
 export { serializeArtefact } from "./json.js";
 export {

@@ -48,7 +48,10 @@ function dataProblems(options: TrainClassifierOptions, classes: readonly string[
   const warnings: string[] = [];
   if (options.train.length === 0) problems.push("train: no examples");
   if (options.test.length === 0) problems.push("test: no examples (a held-back split is required)");
-  for (const [split, examples] of [["train", options.train], ["test", options.test]] as const) {
+  for (const [split, examples] of [
+    ["train", options.train],
+    ["test", options.test],
+  ] as const) {
     const unknown = [...new Set(examples.map((e) => e.label).filter((l) => !classes.includes(l)))].sort();
     if (unknown.length > 0) problems.push(`${split}: unknown labels ${unknown.join(", ")} (classes: ${classes.join(", ")})`);
   }
@@ -59,7 +62,10 @@ function dataProblems(options: TrainClassifierOptions, classes: readonly string[
   for (const conflict of conflictingLabels(options.train)) problems.push(`train: ${conflict}`);
   const shared = overlap(options.train, options.test);
   if (shared.length > 0) {
-    const list = `${shared.length} test text(s) also in the training data: ${shared.slice(0, 5).map((t) => `"${t}"`).join(", ")}${shared.length > 5 ? ", …" : ""}`;
+    const list = `${shared.length} test text(s) also in the training data: ${shared
+      .slice(0, 5)
+      .map((t) => `"${t}"`)
+      .join(", ")}${shared.length > 5 ? ", …" : ""}`;
     if (options.allowOverlap) warnings.push(`test: ${list}`);
     else problems.push(`test: ${list} (a held-back split must be unseen; pass allowOverlap to accept)`);
   }
@@ -74,7 +80,11 @@ function optionProblems(features: FeatureConfig, training: TrainOptions, exporti
   }
   if (!(exporting.pruneBelow >= 0)) problems.push(`export.pruneBelow: must be ≥ 0, got ${exporting.pruneBelow}`);
   if (!Number.isInteger(calibration.folds) || calibration.folds < 2) problems.push(`calibration.folds: must be an integer ≥ 2, got ${calibration.folds}`);
-  for (const [key, value] of [["minThreshold", calibration.minThreshold], ["targetPrecision", calibration.targetPrecision], ...Object.entries(calibration.targetPrecisionByClass)] as const) {
+  for (const [key, value] of [
+    ["minThreshold", calibration.minThreshold],
+    ["targetPrecision", calibration.targetPrecision],
+    ...Object.entries(calibration.targetPrecisionByClass),
+  ] as const) {
     if (!(value >= 0 && value <= 1)) problems.push(`calibration.${key}: must be in [0, 1], got ${value}`);
   }
   return problems;

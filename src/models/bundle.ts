@@ -196,4 +196,3 @@ export function parseModelBundle(
 export function renderPrompt(template: string, values: Readonly<Record<string, string>>): string {
   return template.replace(PLACEHOLDER, (match, name: string) => values[name] ?? match);
 }
-

@@ -8,4 +8,3 @@ export function eraseThroughSaver(saver: TurnScopedSaver) {
     return existed;
   };
 }
-

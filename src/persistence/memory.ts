@@ -45,4 +45,3 @@ export function createMemoryPersistence(watch: FanoutOptions = DEFAULT_WATCH): P
     },
   };
 }
-

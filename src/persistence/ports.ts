@@ -99,4 +99,3 @@ export interface Persistence {
   ping?: (signal: AbortSignal) => Promise<void>;
   close(): Promise<void>;
 }
-

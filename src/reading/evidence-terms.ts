@@ -82,7 +82,32 @@ export function correctTerm(taxonomy: Taxonomy, term: string): string {
 
 // Colloquial Persian endings ("گوشیمو" = گوشی + م + و, "خونه" = خانه, "ماهشه" = ماه + ش + ه):
 // tried, longest first, only when what remains is a word of the tenant's own documents.
-const FA_COLLOQUIAL_ENDINGS = ["هامو", "هاشو", "مونو", "شونو", "تونو", "ومو", "مو", "تو", "شو", "رو", "شه", "مه", "ته", "مون", "تون", "شون", "هام", "هاش", "م", "ت", "ش", "و", "ه", "ی"];
+const FA_COLLOQUIAL_ENDINGS = [
+  "هامو",
+  "هاشو",
+  "مونو",
+  "شونو",
+  "تونو",
+  "ومو",
+  "مو",
+  "تو",
+  "شو",
+  "رو",
+  "شه",
+  "مه",
+  "ته",
+  "مون",
+  "تون",
+  "شون",
+  "هام",
+  "هاش",
+  "م",
+  "ت",
+  "ش",
+  "و",
+  "ه",
+  "ی",
+];
 
 function persianVariants(term: string): string[] {
   if (!/[\u0600-\u06FF]/u.test(term)) return [];

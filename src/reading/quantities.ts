@@ -26,8 +26,34 @@ export interface Interval {
 const NUM = String.raw`\d+(?:[.,]\d+)*`;
 
 const WORD_NUMBERS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  یک: 1, یه: 1, دو: 2, سه: 3, چهار: 4, پنج: 5, شش: 6, شیش: 6, هفت: 7, هشت: 8, نه: 9, ده: 10, یازده: 11, دوازده: 12,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  یک: 1,
+  یه: 1,
+  دو: 2,
+  سه: 3,
+  چهار: 4,
+  پنج: 5,
+  شش: 6,
+  شیش: 6,
+  هفت: 7,
+  هشت: 8,
+  نه: 9,
+  ده: 10,
+  یازده: 11,
+  دوازده: 12,
 };
 
 function toNumber(raw: string): number {
@@ -58,8 +84,14 @@ const AGE = [
 ];
 const MONEY = [
   new RegExp(String.raw`(?:aed|dhs?|usd|eur|gbp|irr|\$|€|£)\s*(${NUM})\s*(k|thousand|m|mn|million)?(?![\p{L}])`, "gu"),
-  new RegExp(String.raw`(${NUM})\s*(k|thousand|m|mn|million|هزار|میلیون)?\s*(?:aed|dhs?|dirhams?|درهم|usd|dollars?|دلار|euros?|یورو|rials?|ریال|tomans?|تومان|تومن)(?![\p{L}])`, "gu"),
-  new RegExp(String.raw`(?:worth|value|valued at|cost|costs|paid|pay|bought (?:it )?for|price of|ارزش|قیمت)\s*(?:of|is|about|around|approximately|like|roughly|~)?\s*(${NUM})\s*(k|thousand|m|mn|million|هزار|میلیون)?`, "gu"),
+  new RegExp(
+    String.raw`(${NUM})\s*(k|thousand|m|mn|million|هزار|میلیون)?\s*(?:aed|dhs?|dirhams?|درهم|usd|dollars?|دلار|euros?|یورو|rials?|ریال|tomans?|تومان|تومن)(?![\p{L}])`,
+    "gu",
+  ),
+  new RegExp(
+    String.raw`(?:worth|value|valued at|cost|costs|paid|pay|bought (?:it )?for|price of|ارزش|قیمت)\s*(?:of|is|about|around|approximately|like|roughly|~)?\s*(${NUM})\s*(k|thousand|m|mn|million|هزار|میلیون)?`,
+    "gu",
+  ),
   new RegExp(String.raw`(${NUM})\s*(k|هزار|میلیون)(?![\p{L}])`, "gu"),
 ];
 const PERCENT = new RegExp(String.raw`(${NUM})\s*(?:%|percent|درصد)`, "gu");

@@ -55,19 +55,61 @@ const W = (words: string) => `(?<![\\p{L}])(?:${words})(?![\\p{L}])`;
  */
 const CUES: ReadonlyArray<[Attribute, RegExp]> = [
   ["deductible", new RegExp(W("deductibles?|excess(?:es)?|franchise|co-?pay(?:ment)?s?|own share|فرانشیز|فرانشيز|سهم بیمه شده|سهم خودم"), "u")],
-  ["waiting", new RegExp(W("waiting periods?|wait(?:ing)?|before (?:cover|coverage) starts|when does (?:the )?cover(?:age)? start|دوره انتظار|دوره ی انتظار|انتظار|از کی پوشش|از چه زمانی پوشش"), "u")],
-  ["deadline", new RegExp(W("deadlines?|within how (?:many|long)|how (?:many days|long) do i have|how soon|time limit|notify|report(?:ing)? (?:a|the|an)? ?(?:claim|accident|theft|loss)|submit|مهلت|ظرف چند|چند روز وقت|تا چند روز|اعلام|گزارش"), "u")],
+  [
+    "waiting",
+    new RegExp(
+      W("waiting periods?|wait(?:ing)?|before (?:cover|coverage) starts|when does (?:the )?cover(?:age)? start|دوره انتظار|دوره ی انتظار|انتظار|از کی پوشش|از چه زمانی پوشش"),
+      "u",
+    ),
+  ],
+  [
+    "deadline",
+    new RegExp(
+      W(
+        "deadlines?|within how (?:many|long)|how (?:many days|long) do i have|how soon|time limit|notify|report(?:ing)? (?:a|the|an)? ?(?:claim|accident|theft|loss)|submit|مهلت|ظرف چند|چند روز وقت|تا چند روز|اعلام|گزارش",
+      ),
+      "u",
+    ),
+  ],
   ["discount", new RegExp(W("discounts?|cheaper|reduction|no[- ]claims? bonus|تخفیف|ارزان تر|ارزانتر"), "u")],
   ["refund", new RegExp(W("refunds?|refundable|money back|reimburs\\w*|استرداد|برگشت پول|بازپرداخت"), "u")],
   ["documents", new RegExp(W("documents?|paperwork|papers|what do i need to (?:send|submit|provide)|مدارک|مدرک|چه مدارکی"), "u")],
   ["hours", new RegExp(W("opening hours|hours|open|opens|close|closes|what time|until when|ساعت|ساعات|ساعت کاری|باز|تعطیل|چه ساعتی|تا ساعت چند"), "u")],
   // "phone" alone is as often the insured device as a way to call: only its contact phrases count.
-  ["contact", new RegExp(W("(?:phone|telephone|contact|hotline|helpline|whatsapp) (?:number|line)s?|telephone|hotline|helpline|call (?:you|us|them|the)|number to call|email|e-mail|address|whatsapp|contact|branch(?:es)?|تلفن|شماره تماس|شماره تلفن|تماس|ایمیل|آدرس|نشانی|شعبه|شعب|واتساپ"), "u")],
+  [
+    "contact",
+    new RegExp(
+      W(
+        "(?:phone|telephone|contact|hotline|helpline|whatsapp) (?:number|line)s?|telephone|hotline|helpline|call (?:you|us|them|the)|number to call|email|e-mail|address|whatsapp|contact|branch(?:es)?|تلفن|شماره تماس|شماره تلفن|تماس|ایمیل|آدرس|نشانی|شعبه|شعب|واتساپ",
+      ),
+      "u",
+    ),
+  ],
   ["definition", new RegExp(W("what does .{1,40} mean|what is meant by|define|definition|meaning of|یعنی چی|یعنی چه|به چه معناست|منظور از|تعریف"), "u")],
-  ["age", new RegExp(W("age limits?|how old|too old|maximum age|minimum age|eligible|eligibility|can (?:he|she|they|i) (?:get|buy)|سن|حداکثر سن|حداقل سن|چند سالگی|شرایط سنی"), "u")],
-  ["excluded", new RegExp(W("excluded|exclusions?|not covered|doesn't cover|does not cover|isn't covered|استثنا|استثنائات|پوشش نمی دهد|پوشش نمیده|شامل نمی شود|تحت پوشش نیست"), "u")],
-  ["limit", new RegExp(W("limits?|maximum|max|ceiling|cap|up to how much|how much (?:do|does|will) (?:they|you|it|hamsafar|\\w+) pay|سقف|حداکثر|تا چه مبلغی|چقدر میده|چقدر می دهد|چقدر پرداخت"), "u")],
-  ["price", new RegExp(W("price|prices|cost|costs|premiums?|rates?|how much|fee|fees|quote|tariff|monthly|yearly|annual|per year|per month|قیمت|هزینه|حق بیمه|نرخ|چقدره|چقدر|چنده|چند میشه|چند است|تعرفه|ماهی|سالی|سالانه|ماهانه"), "u")],
+  [
+    "age",
+    new RegExp(W("age limits?|how old|too old|maximum age|minimum age|eligible|eligibility|can (?:he|she|they|i) (?:get|buy)|سن|حداکثر سن|حداقل سن|چند سالگی|شرایط سنی"), "u"),
+  ],
+  [
+    "excluded",
+    new RegExp(W("excluded|exclusions?|not covered|doesn't cover|does not cover|isn't covered|استثنا|استثنائات|پوشش نمی دهد|پوشش نمیده|شامل نمی شود|تحت پوشش نیست"), "u"),
+  ],
+  [
+    "limit",
+    new RegExp(
+      W("limits?|maximum|max|ceiling|cap|up to how much|how much (?:do|does|will) (?:they|you|it|hamsafar|\\w+) pay|سقف|حداکثر|تا چه مبلغی|چقدر میده|چقدر می دهد|چقدر پرداخت"),
+      "u",
+    ),
+  ],
+  [
+    "price",
+    new RegExp(
+      W(
+        "price|prices|cost|costs|premiums?|rates?|how much|fee|fees|quote|tariff|monthly|yearly|annual|per year|per month|قیمت|هزینه|حق بیمه|نرخ|چقدره|چقدر|چنده|چند میشه|چند است|تعرفه|ماهی|سالی|سالانه|ماهانه",
+      ),
+      "u",
+    ),
+  ],
   ["duration", new RegExp(W("how long|how many days|for how long|duration|valid for|چه مدت|چند روز|مدت|چقدر طول"), "u")],
   ["covered", new RegExp(W("covered|cover|covers|include|includes|pay for|pays for|will .{1,30} pay|is .{1,30} included|پوشش|شامل|تحت پوشش|پرداخت می کند|میده"), "u")],
   ["how", new RegExp(W("how (?:do|can|should) i|how to|steps|procedure|process|what should i do|چطور|چگونه|چه کار کنم|چیکار کنم|مراحل|روال"), "u")],
@@ -87,5 +129,7 @@ export function analyzeQuestion(text: string, language?: Language): QuestionAnal
 
 /** True when the attribute is answered by a figure (an amount, a count, a duration). */
 export function asksForFigure(asked: readonly Attribute[]): boolean {
-  return asked.some((a) => a === "price" || a === "limit" || a === "deductible" || a === "waiting" || a === "deadline" || a === "discount" || a === "duration" || a === "age" || a === "hours");
+  return asked.some(
+    (a) => a === "price" || a === "limit" || a === "deductible" || a === "waiting" || a === "deadline" || a === "discount" || a === "duration" || a === "age" || a === "hours",
+  );
 }

@@ -255,7 +255,9 @@ export function read(input: ReaderInput): ReaderVerdict {
     ...(turnFocus === null ? {} : { turnFocus }),
   };
   // What the question is about, named by a word the tenant's documents never use: they cannot answer.
-  const unknownFocus = focusTerms(input.query).map((t) => tenantForm(taxonomy, t)).filter((t) => !taxonomy.vocabulary.has(t));
+  const unknownFocus = focusTerms(input.query)
+    .map((t) => tenantForm(taxonomy, t))
+    .filter((t) => !taxonomy.vocabulary.has(t));
   if (unknownFocus.length > 0) {
     return { kind: "insufficient", reason: `the documents never mention ${unknownFocus.slice(0, 3).join(", ")}`, coverage: 0 };
   }
@@ -281,7 +283,13 @@ export function read(input: ReaderInput): ReaderVerdict {
       // The item's own words; its heading and lead-in (rendered into its text) are context.
       const own = new Set(analyze(unit.shape.item));
       const agreement = quantityAgreement(unit.text, corrected);
-      const score = cover(corrected, terms, { own, context: new Set([...context, ...analyze(unit.text).filter((t) => !own.has(t))]), title, form: unit.shape.item }, taxonomy, agreement.fit);
+      const score = cover(
+        corrected,
+        terms,
+        { own, context: new Set([...context, ...analyze(unit.text).filter((t) => !own.has(t))]), title, form: unit.shape.item },
+        taxonomy,
+        agreement.fit,
+      );
       candidates.push({ kind: "item", unit, text: unit.text, extra: [], score: judged(score, unit.text, new Set([...own, ...context]), corrected, agreement.conflict) });
       continue;
     }
@@ -320,7 +328,11 @@ export function read(input: ReaderInput): ReaderVerdict {
   const top = candidates[0]!.score.coverage;
   const best = candidates.filter((c) => c.score.coverage >= top - READER_RULES.structureMargin).reduce((a, b) => (rank(b) > rank(a) ? b : a));
   if (best.score.coverage < READER_RULES.sufficient) {
-    return { kind: "insufficient", reason: `best evidence covers ${Math.round(best.score.coverage * 100)}% of the question (missing: ${best.score.missing.slice(0, 4).join(", ")})`, coverage: best.score.coverage };
+    return {
+      kind: "insufficient",
+      reason: `best evidence covers ${Math.round(best.score.coverage * 100)}% of the question (missing: ${best.score.missing.slice(0, 4).join(", ")})`,
+      coverage: best.score.coverage,
+    };
   }
 
   // Several products answer about equally well and the question names none of them alone: ask which.
@@ -343,7 +355,9 @@ export function read(input: ReaderInput): ReaderVerdict {
       return {
         kind: "clarify_table",
         header: reading.header,
-        options: reading.options.slice(0, READER_RULES.maxOptions * 2).map((label) => ({ label, documentId: sample.documentId, product: sample.product, domain: sample.domain, title: sample.title })),
+        options: reading.options
+          .slice(0, READER_RULES.maxOptions * 2)
+          .map((label) => ({ label, documentId: sample.documentId, product: sample.product, domain: sample.domain, title: sample.title })),
         coverage: best.score.coverage,
         documentId: sample.documentId,
         product: sample.product,

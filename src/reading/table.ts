@@ -76,7 +76,9 @@ export function tablesOf(units: readonly ReadingUnit[]): Table[] {
 const termsOf = (text: string) => new Set(analyze(text));
 
 // Words that name a unit, not a row: every row of a trip-length column says "days".
-const UNIT_WORDS = new Set(analyze("day days night nights week weeks month months year years old age aged aed dirham dirhams usd rial rials toman روز روزه شب هفته ماه سال ساله سن درهم ریال تومان"));
+const UNIT_WORDS = new Set(
+  analyze("day days night nights week weeks month months year years old age aged aed dirham dirhams usd rial rials toman روز روزه شب هفته ماه سال ساله سن درهم ریال تومان"),
+);
 
 /**
  * How well a label matches the question: 2 for a quantity inside its interval, 0 for a
@@ -162,7 +164,8 @@ export function readTable(table: Table, question: QuestionAnalysis): CellReading
   // A table asked to pick a row or column must have a place for every stated amount, age or
   // trip length: a benefits grid cannot say what a 3-week trip costs, however its rows read.
   const placed = (q: Quantity) =>
-    table.rows.some((r) => intervalTakes(r.label, contextHint, q)) || table.columns.some((c) => intervalTakes(c.header, unitHint(c.header) !== null ? c.header : (sibling ?? `${c.header} ${table.caption ?? ""}`), q));
+    table.rows.some((r) => intervalTakes(r.label, contextHint, q)) ||
+    table.columns.some((c) => intervalTakes(c.header, unitHint(c.header) !== null ? c.header : (sibling ?? `${c.header} ${table.caption ?? ""}`), q));
   const unplaced = question.quantities.some((q) => (q.kind === "days" || q.kind === "age" || q.kind === "money") && !placed(q));
   if (rowIndex === null) {
     const labels = table.rows.map((r) => r.label);

@@ -230,9 +230,19 @@ export async function createIngestTarget(
       }
       const { store, close } = await openStore(backend.documentStore, options);
       if (store.kind === "shared") {
-        return { documents: createSharedStoreDocumentIndex({ store: store.store, chunker: rules.chunker, ...checked }), rules, description: "the shared document store in PostgreSQL", close };
+        return {
+          documents: createSharedStoreDocumentIndex({ store: store.store, chunker: rules.chunker, ...checked }),
+          rules,
+          description: "the shared document store in PostgreSQL",
+          close,
+        };
       }
-      return { documents: createStoreDocumentIndex({ store: store.store, chunker: rules.chunker, ...checked }), rules, description: `the document store in ${config.persistence.dataDir}`, close };
+      return {
+        documents: createStoreDocumentIndex({ store: store.store, chunker: rules.chunker, ...checked }),
+        rules,
+        description: `the document store in ${config.persistence.dataDir}`,
+        close,
+      };
     }
     case "qdrant": {
       const embedder = createEmbedder(config, options.logger);

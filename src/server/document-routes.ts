@@ -44,8 +44,7 @@ export function createDocumentRoutes(options: DocumentRoutesOptions): (router: C
     listPageSize: config.ingest.listPageSize,
     maxSourceChars: config.ingest.maxSourceChars,
   };
-  const fail = (err: unknown, ctx: HandlerContext): ConnectError =>
-    toConnectError(err, { signal: ctx.signal, logger, procedure: `${ctx.service.typeName}/${ctx.method.name}` });
+  const fail = (err: unknown, ctx: HandlerContext): ConnectError => toConnectError(err, { signal: ctx.signal, logger, procedure: `${ctx.service.typeName}/${ctx.method.name}` });
 
   const impl: ServiceImpl<typeof DocumentService> = {
     async upsertDocuments(req, ctx) {

@@ -2,14 +2,8 @@ import { toBinary, type DescFile, type DescService } from "@bufbuild/protobuf";
 import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { Code, type ConnectRouter } from "@connectrpc/connect";
-import {
-  ServerReflection as ReflectionV1,
-  type ServerReflectionRequest as RequestV1,
-} from "../../gen/grpc/reflection/v1/reflection_pb.js";
-import {
-  ServerReflection as ReflectionV1Alpha,
-  type ServerReflectionRequest as RequestV1Alpha,
-} from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
+import { ServerReflection as ReflectionV1, type ServerReflectionRequest as RequestV1 } from "../../gen/grpc/reflection/v1/reflection_pb.js";
+import { ServerReflection as ReflectionV1Alpha, type ServerReflectionRequest as RequestV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 
 /** The two versions' responses have the same shape; this is the part that differs per request. */
 type MessageResponse =

@@ -1,11 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import {
-  AgentService,
-  StreamTurnResponseSchema,
-  type StreamTurnResponse,
-} from "../../gen/frontdesk/v1/agent_service_pb.js";
+import { AgentService, StreamTurnResponseSchema, type StreamTurnResponse } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import type { TurnRequest, TurnResult as WireTurnResult } from "../../gen/frontdesk/v1/turn_pb.js";
 import type { ThreadEvent as WireThreadEvent } from "../../gen/frontdesk/v1/watch_pb.js";
 import type { NodeProgressEvent, TurnInput } from "../domain/turn.js";
@@ -66,12 +62,7 @@ export function createAgentRoutes(options: AgentRoutesOptions): (router: Connect
   };
 
   /** Runs one turn and returns its wire result, or throws the one wire error it maps to. */
-  const runTurn = async (
-    input: TurnInput,
-    ctx: HandlerContext,
-    callerSignal: AbortSignal,
-    onProgress?: (event: NodeProgressEvent) => void,
-  ): Promise<WireTurnResult> => {
+  const runTurn = async (input: TurnInput, ctx: HandlerContext, callerSignal: AbortSignal, onProgress?: (event: NodeProgressEvent) => void): Promise<WireTurnResult> => {
     const run = startRun(callerSignal, config.server.turnTimeoutMs);
     try {
       const attempt = await turnService.runTurn(input, {

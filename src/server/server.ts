@@ -79,9 +79,7 @@ const CANCEL_FLUSH_MS = 250;
 export function assertBindAllowed(config: Config): void {
   const { host, allowPublicBind } = config.server;
   if (config.auth.apiKeys.length === 0 && !isLoopbackHost(host) && !allowPublicBind) {
-    throw new ConfigError(
-      `refusing to listen on ${host} without API keys: set FRONTDESK_API_KEYS, bind to 127.0.0.1, or set FRONTDESK_ALLOW_PUBLIC_BIND=true`,
-    );
+    throw new ConfigError(`refusing to listen on ${host} without API keys: set FRONTDESK_API_KEYS, bind to 127.0.0.1, or set FRONTDESK_ALLOW_PUBLIC_BIND=true`);
   }
 }
 
@@ -114,10 +112,7 @@ export function buildServer(options: BuildServerOptions): FrontdeskServer {
     tenants,
     draining: draining.signal,
   });
-  const documentRoutes =
-    documents === undefined
-      ? undefined
-      : createDocumentRoutes({ documents: documents.index, rules: documents.rules, config, logger, tenants });
+  const documentRoutes = documents === undefined ? undefined : createDocumentRoutes({ documents: documents.index, rules: documents.rules, config, logger, tenants });
   const routes = (router: ConnectRouter) => {
     agentRoutes(router);
     documentRoutes?.(router);

@@ -1,9 +1,4 @@
-import type {
-  DeleteDocumentRequest,
-  GetChunkRequest,
-  ListDocumentsRequest,
-  UpsertDocumentsRequest,
-} from "../../gen/frontdesk/v1/document_service_pb.js";
+import type { DeleteDocumentRequest, GetChunkRequest, ListDocumentsRequest, UpsertDocumentsRequest } from "../../gen/frontdesk/v1/document_service_pb.js";
 import type { Config } from "../config/config.js";
 import { MEDIA_TYPES, mediaTypeOf } from "../documents/index.js";
 import {

@@ -1,9 +1,4 @@
-import type {
-  DeleteThreadRequest,
-  DeleteUserMemoryRequest,
-  GetThreadRequest,
-  WatchThreadRequest,
-} from "../../gen/frontdesk/v1/agent_service_pb.js";
+import type { DeleteThreadRequest, DeleteUserMemoryRequest, GetThreadRequest, WatchThreadRequest } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import type { TurnRequest } from "../../gen/frontdesk/v1/turn_pb.js";
 import type { TurnInput } from "../domain/turn.js";
 import type { Config } from "../config/config.js";
@@ -82,9 +77,7 @@ const DOMAIN_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/u;
  * service's check (the tenant's taxonomy).
  */
 export function validateTurnRequest(req: TurnRequest, limits: ValidationLimits): Validation<Omit<TurnInput, "tenantId">> {
-  const idProblem =
-    checkId("thread_id", req.threadId, limits.maxIdChars, true) ??
-    checkId("user_id", req.userId, limits.maxIdChars, true);
+  const idProblem = checkId("thread_id", req.threadId, limits.maxIdChars, true) ?? checkId("user_id", req.userId, limits.maxIdChars, true);
   if (idProblem !== null) return idProblem;
 
   if (req.text === "") return invalid("text", "required");
@@ -120,10 +113,7 @@ export function validateTurnRequest(req: TurnRequest, limits: ValidationLimits):
 }
 
 /** GetThread, WatchThread and DeleteThread all name one thread. */
-export function validateGetThreadRequest(
-  req: GetThreadRequest | WatchThreadRequest | DeleteThreadRequest,
-  limits: ValidationLimits,
-): Validation<{ threadId: string }> {
+export function validateGetThreadRequest(req: GetThreadRequest | WatchThreadRequest | DeleteThreadRequest, limits: ValidationLimits): Validation<{ threadId: string }> {
   const problem = checkId("thread_id", req.threadId, limits.maxIdChars, true);
   return problem ?? { kind: "valid", input: { threadId: req.threadId } };
 }

@@ -30,7 +30,5 @@ export function detectLanguage(text: string, hint?: string, fallback: Language =
     const hinted = hint?.toLowerCase().split(/[-_]/)[0] ?? "";
     return { language: isLanguage(hinted) ? hinted : fallback, confidence: 0 };
   }
-  return arabic >= latin
-    ? { language: "fa", confidence: arabic / letters }
-    : { language: "en", confidence: latin / letters };
+  return arabic >= latin ? { language: "fa", confidence: arabic / letters } : { language: "en", confidence: latin / letters };
 }

@@ -53,5 +53,8 @@ export function normalizeText(text: string): string {
 
 /** Lower-cased normalised text, for matching rules and phrases. */
 export function foldForMatch(text: string): string {
-  return normalizeText(text).toLowerCase().replace(/\u200C/gu, " ").replace(/\s+/gu, " ");
+  return normalizeText(text)
+    .toLowerCase()
+    .replace(/\u200C/gu, " ")
+    .replace(/\s+/gu, " ");
 }

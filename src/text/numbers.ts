@@ -6,7 +6,9 @@ import { toAsciiDigits } from "./normalize.js";
  * number in an answer must appear in a chunk it cites.
  */
 export function extractNumbers(text: string): string[] {
-  const ascii = toAsciiDigits(text).replace(/\u066C/gu, ",").replace(/\u066B/gu, ".");
+  const ascii = toAsciiDigits(text)
+    .replace(/\u066C/gu, ",")
+    .replace(/\u066B/gu, ".");
   const found: string[] = [];
   // Dates like 1403/05/01 or 2024-05-01 are one token; then numbers with thousands separators
   // and an optional decimal part.
@@ -38,12 +40,19 @@ const RANGE = new RegExp(String.raw`(${RANGE_NUMBER})\s*(?:-|–|—|‑|to|unti
  * sharing its digits. Dates are not ranges ("2024-05-01" has two dashes).
  */
 export function extractRanges(text: string): Array<[number, number]> {
-  const ascii = toAsciiDigits(text).replace(/\u066C/gu, ",").replace(/\u066B/gu, ".");
+  const ascii = toAsciiDigits(text)
+    .replace(/\u066C/gu, ",")
+    .replace(/\u066B/gu, ".");
   const out: Array<[number, number]> = [];
   for (const match of ascii.matchAll(RANGE)) {
     const before = ascii[match.index - 1];
     const after = ascii[match.index + match[0].length];
-    if ((before !== undefined && /[\d/-]/u.test(before)) || (after !== undefined && /[\d/]/u.test(after)) || (after === "-" && /\d/u.test(ascii[match.index + match[0].length + 1] ?? ""))) continue;
+    if (
+      (before !== undefined && /[\d/-]/u.test(before)) ||
+      (after !== undefined && /[\d/]/u.test(after)) ||
+      (after === "-" && /\d/u.test(ascii[match.index + match[0].length + 1] ?? ""))
+    )
+      continue;
     const lo = Number(match[1]!.replace(/,/gu, ""));
     const hi = Number(match[2]!.replace(/,/gu, ""));
     if (Number.isFinite(lo) && Number.isFinite(hi) && lo <= hi) out.push([lo, hi]);

@@ -112,7 +112,11 @@ const LABELS: ReadonlyArray<{ label: Label; pattern: RegExp }> = [
 const LABEL_WINDOW = 32;
 
 function foldLabelText(text: string): string {
-  return text.toLowerCase().replace(/\u064A/gu, "\u06CC").replace(/\u0643/gu, "\u06A9").replace(/[\u200C\u200E\u200F]/gu, " ");
+  return text
+    .toLowerCase()
+    .replace(/\u064A/gu, "\u06CC")
+    .replace(/\u0643/gu, "\u06A9")
+    .replace(/[\u200C\u200E\u200F]/gu, " ");
 }
 
 /** The label nearest before `start` (the one ending last; the longer on a tie), or null. */
@@ -314,7 +318,10 @@ export function maskOf(match: PersonalDataMatch, text: string): string {
     case "email":
       return "[email]";
     case "mobile": {
-      const last4 = [...text.slice(match.start, match.end)].filter((c) => /\d/u.test(toAsciiDigits(c))).slice(-4).join("");
+      const last4 = [...text.slice(match.start, match.end)]
+        .filter((c) => /\d/u.test(toAsciiDigits(c)))
+        .slice(-4)
+        .join("");
       return `[mobile ••••${last4}]`;
     }
   }

@@ -6,7 +6,10 @@
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\n+/u)) {
-    const cleaned = line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/u, "").replace(/^#+\s*/u, "").trim();
+    const cleaned = line
+      .replace(/^\s*(?:[-*+]|\d+[.)])\s+/u, "")
+      .replace(/^#+\s*/u, "")
+      .trim();
     if (cleaned === "") continue;
     for (const part of cleaned.split(/(?<=[.!?\u061F\u06D4])\s+(?=\S)/u)) {
       const sentence = part.trim();

@@ -33,4 +33,3 @@ export function threadToWire(view: ThreadView): Thread {
     updatedAt: timestamp(view.updatedAt),
   });
 }
-

@@ -13,14 +13,7 @@ import {
   type NodeProgress,
   type TurnResult as WireTurnResult,
 } from "../../gen/frontdesk/v1/turn_pb.js";
-import type {
-  AnswerKind,
-  EscalationOutcome,
-  EscalationReason,
-  NodeProgressEvent,
-  TurnOutcome,
-  TurnResult,
-} from "../domain/turn.js";
+import type { AnswerKind, EscalationOutcome, EscalationReason, NodeProgressEvent, TurnOutcome, TurnResult } from "../domain/turn.js";
 import type { UserProfile } from "../domain/profile.js";
 
 export function assertNever(value: never): never {
@@ -216,4 +209,3 @@ export function progressToWire(event: NodeProgressEvent): NodeProgress {
     seq: u32(event.seq),
   });
 }
-

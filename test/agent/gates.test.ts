@@ -62,15 +62,18 @@ describe("the learned gates route each class, acting alone when sure", () => {
     expect(models.calls).toEqual([]);
   });
 
-  it.each(["claim_dispute", "complaint", "cancellation", "payout", "legal"] as const)("restricted:%s → escalate (restricted_intent), the category in the detail", async (category) => {
-    const h = harness({ models: scriptedModels({}), retriever: fakeRetriever(() => []), gates: fixedGates(`restricted:${category}`, 0.99, true) });
-    const { result } = await run(h, "some message the lists do not know");
-    expect(result.outcome).toMatchObject({
-      kind: "escalate",
-      reason: "restricted_intent",
-      detail: `${category.replace("_", " ")} (classifier: restricted:${category} p=0.99) is never automated`,
-    });
-  });
+  it.each(["claim_dispute", "complaint", "cancellation", "payout", "legal"] as const)(
+    "restricted:%s → escalate (restricted_intent), the category in the detail",
+    async (category) => {
+      const h = harness({ models: scriptedModels({}), retriever: fakeRetriever(() => []), gates: fixedGates(`restricted:${category}`, 0.99, true) });
+      const { result } = await run(h, "some message the lists do not know");
+      expect(result.outcome).toMatchObject({
+        kind: "escalate",
+        reason: "restricted_intent",
+        detail: `${category.replace("_", " ")} (classifier: restricted:${category} p=0.99) is never automated`,
+      });
+    },
+  );
 
   it("chitchat → the bundle's reply, with the kind of chitchat the lists see in it", async () => {
     const h = harness({ models: scriptedModels({}), retriever: fakeRetriever(() => []), gates: fixedGates("chitchat", 0.9, true) });
@@ -190,7 +193,11 @@ describe("the policy lists are explicit overrides", () => {
 
 describe("a question about a restricted topic that the documents cannot answer", () => {
   it("hands off to the colleague for that topic (restricted_intent), not as insufficient retrieval", async () => {
-    const h = harness({ models: scriptedModels({ grade: () => ({ verdict: "insufficient", relevantChunkIds: [] }) }), retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.1 }]), gates: fixedGates("knowledge", 0.9, true) });
+    const h = harness({
+      models: scriptedModels({ grade: () => ({ verdict: "insufficient", relevantChunkIds: [] }) }),
+      retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.1 }]),
+      gates: fixedGates("knowledge", 0.9, true),
+    });
     const { result } = await run(h, "how long does the ombudsman take to decide?");
     expect(result.outcome).toMatchObject({ kind: "escalate", reason: "restricted_intent" });
     expect((result.outcome as { detail: string }).detail).toMatch(/^a question about complaint \("ombudsman"\) that the documents do not answer/u);

@@ -20,7 +20,13 @@ async function pathOf(score: number, question = "How much does it cost?"): Promi
     triage: () => ({ intent: "knowledge", confidence: 0.8 }),
     grade: () => ({ verdict: "insufficient", relevantChunkIds: [] }),
   });
-  const h = harness({ models, retriever: fakeRetriever(() => [{ chunk: travelPrice, score }, { chunk: devicePrice, score }]) });
+  const h = harness({
+    models,
+    retriever: fakeRetriever(() => [
+      { chunk: travelPrice, score },
+      { chunk: devicePrice, score },
+    ]),
+  });
   const path: string[] = [];
   const attempt = await h.service.runTurn(turn(question), { onProgress: (e) => e.phase === "completed" && path.push(e.node) });
   return { path, attempt, calls: models.calls };

@@ -59,9 +59,7 @@ describe("the turn graph", () => {
     const models = scriptedModels({
       triage: knowledge,
       generate: (_input, call) =>
-        call === 1
-          ? { claims: [{ text: "You always pay 10% of the damage, with no minimum.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.7 }
-          : verbatimDraft(),
+        call === 1 ? { claims: [{ text: "You always pay 10% of the damage, with no minimum.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.7 } : verbatimDraft(),
       verify: () => ({ claims: [{ index: 0, supported: false, reason: "the chunk states a minimum" }] }),
     });
     const h = harness({ models, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]) });
@@ -84,10 +82,7 @@ describe("the turn graph", () => {
     });
     const h = harness({ models, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]) });
     const { attempt } = await run(h, "How much is the deductible?");
-    expect(feedback).toEqual([
-      undefined,
-      'Rejected: "The minimum deductible is 3,000,000 rials." (number 3000000 not in the cited chunk motor-body-en#3)',
-    ]);
+    expect(feedback).toEqual([undefined, 'Rejected: "The minimum deductible is 3,000,000 rials." (number 3000000 not in the cited chunk motor-body-en#3)']);
     // A changed number is caught without asking the verify model, twice, then escalates.
     expect(models.calls).toEqual(["triage", "generate", "generate"]);
     expect(completed(attempt).outcome).toMatchObject({ kind: "escalate", reason: "ungrounded" });
@@ -148,7 +143,13 @@ describe("the turn graph", () => {
       attempt: 1,
       options: [
         { label: "Travel Insurance", documentId: "travel-en", domain: "travel", title: "Travel Insurance", product: "travel" },
-        { label: "Supplementary Health Insurance", documentId: "health-supplementary-en", domain: "health", title: "Supplementary Health Insurance", product: "health-supplementary" },
+        {
+          label: "Supplementary Health Insurance",
+          documentId: "health-supplementary-en",
+          domain: "health",
+          title: "Supplementary Health Insurance",
+          product: "health-supplementary",
+        },
       ],
     });
     expect(models.calls).toEqual(["triage"]);
@@ -174,7 +175,11 @@ describe("the turn graph", () => {
 
   it("stops at the model-call budget and hands off", async () => {
     const models = scriptedModels({ triage: knowledge, generate: verbatimDraft });
-    const h = harness({ models, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]), settings: { budgets: { retrievalRounds: 2, clarifyStreak: 2, regenerations: 1, modelCalls: 1 } } });
+    const h = harness({
+      models,
+      retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]),
+      settings: { budgets: { retrievalRounds: 2, clarifyStreak: 2, regenerations: 1, modelCalls: 1 } },
+    });
     const result = completed((await run(h, "What is the deductible?")).attempt);
     expect(result.outcome).toMatchObject({ kind: "escalate", reason: "budget_exhausted", detail: "model-call budget of 1 per turn spent before generate" });
     expect(models.calls).toEqual(["triage"]);

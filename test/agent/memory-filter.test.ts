@@ -32,9 +32,11 @@ describe("memory filter", () => {
   });
 
   it("drops sensitive values field by field", () => {
-    expect(
-      filterSensitive({ vehicle: "Pride, plate 12345678", family: "married", productsHeld: ["travel", "card 6037991122334455"], preferredLanguage: "fa" }),
-    ).toEqual({ family: "married", productsHeld: ["travel"], preferredLanguage: "fa" });
+    expect(filterSensitive({ vehicle: "Pride, plate 12345678", family: "married", productsHeld: ["travel", "card 6037991122334455"], preferredLanguage: "fa" })).toEqual({
+      family: "married",
+      productsHeld: ["travel"],
+      preferredLanguage: "fa",
+    });
   });
 
   it("merges new facts over the profile and accumulates products", () => {

@@ -14,9 +14,7 @@ describe("checkpointed names", () => {
   });
 
   it("pins the thread fields", () => {
-    expect(Object.keys(ThreadFields).sort()).toEqual(
-      ["clarifyStreak", "handoff", "history", "pendingClarify", "profile", "replay", "summary", "threadStatus", "turnCount"].sort(),
-    );
+    expect(Object.keys(ThreadFields).sort()).toEqual(["clarifyStreak", "handoff", "history", "pendingClarify", "profile", "replay", "summary", "threadStatus", "turnCount"].sort());
   });
 
   it("pins the turn fields", () => {

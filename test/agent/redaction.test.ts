@@ -128,7 +128,18 @@ describe("record_turn: the agent's words", () => {
   const evidence = chunk("complaints-en#2", `Send complaints to ${insurerMail}. Refunds go to the card on file.`, { title: "Complaints", product: "complaints" });
 
   function stateWith(text: string, outcome: TurnOutcome, policy: RedactionPolicy = DEFAULT_REDACTION): { state: AgentStateValue; bundle: AgentBundle } {
-    const base = { ...turnDefaults(), threadStatus: "active", handoff: null, history: [], summary: "", turnCount: 0, clarifyStreak: 0, pendingClarify: null, replay: [], profile: {} };
+    const base = {
+      ...turnDefaults(),
+      threadStatus: "active",
+      handoff: null,
+      history: [],
+      summary: "",
+      turnCount: 0,
+      clarifyStreak: 0,
+      pendingClarify: null,
+      replay: [],
+      profile: {},
+    };
     const state = {
       ...base,
       ...freshTurnState({ turnId: "t1", tenantId: "default", threadId: "thread-1", userId: "u", text, requestId: "r1", locale: "", domain: "", startedAtMs: 0 }),
@@ -140,16 +151,30 @@ describe("record_turn: the agent's words", () => {
     return { state, bundle: { ...bundle, redaction: policy } };
   }
 
-  const answer = (text: string): TurnOutcome => ({ kind: "answer", answerKind: "grounded", text, claims: [{ text, chunkIds: ["complaints-en#2"] }], citations: [], confidence: 0.9 });
+  const answer = (text: string): TurnOutcome => ({
+    kind: "answer",
+    answerKind: "grounded",
+    text,
+    claims: [{ text, chunkIds: ["complaints-en#2"] }],
+    citations: [],
+    confidence: 0.9,
+  });
 
   it("masks the user's own values an answer repeats and keeps the insurer's, quoted from its documents", async () => {
-    const { state, bundle: b } = stateWith(`Refund to card ${VALUES.card} please, or mail me at ${VALUES.email}`, answer(`We will refund card ${VALUES.card}; write to ${insurerMail}, not ${VALUES.email}.`));
+    const { state, bundle: b } = stateWith(
+      `Refund to card ${VALUES.card} please, or mail me at ${VALUES.email}`,
+      answer(`We will refund card ${VALUES.card}; write to ${insurerMail}, not ${VALUES.email}.`),
+    );
     const update = await recordTurnNode({ bundle: b, now: () => 10, settings: { limits: { historyTurns: 6, summaryMaxChars: 1_200, replayRecords: 20 } } } as never)(state, {});
     const expected = `We will refund card [card]; write to ${insurerMail}, not [email].`;
     expect(update.result?.outcome).toMatchObject({ kind: "answer", text: expected, claims: [{ text: expected }] });
     expect(update.replay?.[0]?.result.outcome).toMatchObject({ text: expected });
     // Queries (read by the next turn's contextualize and retrieval) lose the values: no mask word becomes a search term.
-    expect(update.history?.[0]).toMatchObject({ user: "Refund to card [card] please, or mail me at [email]", reply: expected, rewrittenQuery: "Refund to card please, or mail me at" });
+    expect(update.history?.[0]).toMatchObject({
+      user: "Refund to card [card] please, or mail me at [email]",
+      reply: expected,
+      rewrittenQuery: "Refund to card please, or mail me at",
+    });
     expect(update.turn?.text).toBe("Refund to card [card] please, or mail me at [email]");
     expect(update.rewrittenQuery).toBe("Refund to card please, or mail me at");
     // The hash is of the raw text, so a retry of this very request still replays.

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  routeAfterClarify,
-  routeAfterContextualize,
-  routeAfterGenerate,
-  routeAfterGrade,
-  routeAfterRetrieve,
-  routeAfterTriage,
-  routeAfterVerify,
-} from "../../src/agent/graph.js";
+import { routeAfterClarify, routeAfterContextualize, routeAfterGenerate, routeAfterGrade, routeAfterRetrieve, routeAfterTriage, routeAfterVerify } from "../../src/agent/graph.js";
 import type { TurnOutcome } from "../../src/domain/turn.js";
 import { type AgentState, turnDefaults, type AgentStateValue } from "../../src/agent/state.js";
 

@@ -93,10 +93,7 @@ export function chunk(chunkId: string, text: string, meta: Partial<Chunk> = {}):
  * A retriever that answers from a script. Its taxonomy, unless given, is built from every chunk it
  * has returned so far: the corpus a test's fake knows of is what it has shown.
  */
-export function fakeRetriever(
-  respond: (request: RetrievalRequest) => Array<{ chunk: Chunk; score: number }>,
-  taxonomy?: Taxonomy,
-): Retriever & { requests: RetrievalRequest[] } {
+export function fakeRetriever(respond: (request: RetrievalRequest) => Array<{ chunk: Chunk; score: number }>, taxonomy?: Taxonomy): Retriever & { requests: RetrievalRequest[] } {
   const requests: RetrievalRequest[] = [];
   const shown = new Map<string, Chunk>();
   return {

@@ -27,7 +27,13 @@ describe("logs never carry personal data", () => {
       caller: "national code [national-id]",
       attempt: 2,
       msg: "gave up on [email]",
-      err: { type: "Error", message: "model refused: card [card] and mobile [mobile ••••۴۵۶۷]", code: "E_MODEL", detail: "mail [email]", cause: { message: "upstream echoed [iban]" } },
+      err: {
+        type: "Error",
+        message: "model refused: card [card] and mobile [mobile ••••۴۵۶۷]",
+        code: "E_MODEL",
+        detail: "mail [email]",
+        cause: { message: "upstream echoed [iban]" },
+      },
     });
     expect((line["err"] as { stack: string }).stack).toMatch(/^Error: model refused: card \[card\]/u);
   });

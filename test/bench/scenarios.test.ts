@@ -36,7 +36,7 @@ describe("scenario files", () => {
       { id: "x.jsonl#3", kind: "chitchat", turns: [{ text: "single" }] },
       { id: "c", kind: "unlabelled", turns: [{ text: "from an eval set", locale: "fa" }] },
     ]);
-    expect(() => parseScenarios('{"turns":[{"nope":1}]}', "bad.jsonl")).toThrow("bad.jsonl:1 turn 1: a turn must be a string or an object with \"text\"");
+    expect(() => parseScenarios('{"turns":[{"nope":1}]}', "bad.jsonl")).toThrow('bad.jsonl:1 turn 1: a turn must be a string or an object with "text"');
     expect(() => parseScenarios("{oops", "bad.jsonl")).toThrow(/^bad\.jsonl:1: not JSON/u);
   });
 });
@@ -51,13 +51,7 @@ describe("the call distribution", () => {
   });
 
   it("counts turns per number of calls, per role and per kind, leaving refused turns out", () => {
-    const d = distribution([
-      record(0, { kind: "handoff", roles: {} }),
-      record(2),
-      record(2),
-      record(3),
-      record(0, { ran: false, outcome: "thread_closed", roles: {} }),
-    ]);
+    const d = distribution([record(0, { kind: "handoff", roles: {} }), record(2), record(2), record(3), record(0, { ran: false, outcome: "thread_closed", roles: {} })]);
     expect(d).toMatchObject({ turns: 4, refused: 1, median: 2, p95: 3, max: 3, mean: 1.75, inputTokens: 40, outputTokens: 8 });
     expect(d.histogram).toEqual([
       { calls: 0, turns: 1 },

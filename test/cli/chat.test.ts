@@ -4,16 +4,7 @@ import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { runChat } from "../../src/cli/chat.js";
 import { PACKAGE_ROOT } from "../../src/config/config.js";
-import {
-  ACME_KEY,
-  answerResult,
-  clarifyResult,
-  escalateResult,
-  escalation,
-  progress,
-  startServer,
-  type Running,
-} from "../server/helpers.js";
+import { ACME_KEY, answerResult, clarifyResult, escalateResult, escalation, progress, startServer, type Running } from "../server/helpers.js";
 
 let s: Running;
 beforeAll(async () => {

@@ -50,7 +50,9 @@ describe("frontdesk db", () => {
 
     const first = await run(["db", "migrate"], { DATABASE_URL: db.url });
     expect(first).toMatchObject({ code: 0, stderr: "" });
-    expect(first.stdout).toMatch(new RegExp(`^migrated ${HOST_PORT.replace(/\./gu, "\\.")}\\/\\S+\\n {2}checkpoints {2}v4 \\(was none\\)\\n {2}frontdesk {4}v3 \\(was none\\)\\n$`, "u"));
+    expect(first.stdout).toMatch(
+      new RegExp(`^migrated ${HOST_PORT.replace(/\./gu, "\\.")}\\/\\S+\\n {2}checkpoints {2}v4 \\(was none\\)\\n {2}frontdesk {4}v3 \\(was none\\)\\n$`, "u"),
+    );
     const second = await run(["db", "migrate"], { DATABASE_URL: db.url });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("already up to date:");

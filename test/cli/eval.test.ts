@@ -34,9 +34,19 @@ const conversations = [
     id: "dental-limit",
     category: "direct",
     description: "answered",
-    turns: [{ user: "What is the dental limit in supplementary health insurance?", expect: { outcome: "answer", language: "en", cite: ["health-supplementary-en"], mustContain: ["150,000,000"] } }],
+    turns: [
+      {
+        user: "What is the dental limit in supplementary health insurance?",
+        expect: { outcome: "answer", language: "en", cite: ["health-supplementary-en"], mustContain: ["150,000,000"] },
+      },
+    ],
   },
-  { id: "human", category: "handoff", description: "handoff", turns: [{ user: "I want to talk to a human.", expect: { outcome: "escalate", reason: "user_requested", language: "en" } }] },
+  {
+    id: "human",
+    category: "handoff",
+    description: "handoff",
+    turns: [{ user: "I want to talk to a human.", expect: { outcome: "escalate", reason: "user_requested", language: "en" } }],
+  },
   {
     // Deliberately wrong: a clear question expected to hand off, so the failure report shows.
     id: "wrong-on-purpose",

@@ -43,10 +43,15 @@ afterAll(async () => {
 describe("frontdesk ingest into the shared document store", () => {
   test("writes PostgreSQL, and the running server serves the documents without a restart", async () => {
     const file = path.join(dir, "bicycle-en.md");
-    await writeFile(file, "---\nid: bicycle-en\ntitle: Bicycle Insurance\nproduct: bicycle\ndomain: general\nlang: en\n---\nBicycle insurance covers theft of a locked bicycle.\n\n## Bicycle theft deductible\n\nThe bicycle theft deductible is 15%.\n");
+    await writeFile(
+      file,
+      "---\nid: bicycle-en\ntitle: Bicycle Insurance\nproduct: bicycle\ndomain: general\nlang: en\n---\nBicycle insurance covers theft of a locked bicycle.\n\n## Bicycle theft deductible\n\nThe bicycle theft deductible is 15%.\n",
+    );
     const run = io({ DATABASE_URL: db.url, FRONTDESK_DATA_DIR: path.join(dir, "unused") });
     expect(await main(["ingest", file], run.io), run.stderr()).toBe(0);
-    expect(run.stdout()).toBe("ingested 1 document(s) into the shared document store in PostgreSQL for tenant default: 1 added, 0 replaced, 0 unchanged (2 chunks written); 0 failed\n");
+    expect(run.stdout()).toBe(
+      "ingested 1 document(s) into the shared document store in PostgreSQL for tenant default: 1 added, 0 replaced, 0 unchanged (2 chunks written); 0 failed\n",
+    );
     expect(await db.query("SELECT tenant_id, document_id, deleted FROM frontdesk_documents")).toEqual([{ tenant_id: "default", document_id: "bicycle-en", deleted: false }]);
 
     const { chunk } = await server.documents.getChunk({ chunkId: paragraphId("bicycle-en", "The bicycle theft deductible is 15%.") });

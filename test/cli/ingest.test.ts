@@ -50,8 +50,14 @@ describe("frontdesk ingest", () => {
     dir = await mkdtemp(path.join(tmpdir(), "frontdesk-ingest-"));
     docs = path.join(dir, "docs");
     await mkdir(docs);
-    await writeFile(path.join(docs, "bicycle-en.md"), md({ id: "bicycle-en", ...base }, "Bicycle insurance covers theft of a locked bicycle.\n\n## Bicycle theft deductible\n\nThe bicycle theft deductible is 15%."));
-    await writeFile(path.join(docs, "kayak-en.md"), md({ id: "kayak-en", ...base, title: "Kayak Insurance", product: "kayak" }, "Kayak insurance covers a kayak stolen from a locked rack."));
+    await writeFile(
+      path.join(docs, "bicycle-en.md"),
+      md({ id: "bicycle-en", ...base }, "Bicycle insurance covers theft of a locked bicycle.\n\n## Bicycle theft deductible\n\nThe bicycle theft deductible is 15%."),
+    );
+    await writeFile(
+      path.join(docs, "kayak-en.md"),
+      md({ id: "kayak-en", ...base, title: "Kayak Insurance", product: "kayak" }, "Kayak insurance covers a kayak stolen from a locked rack."),
+    );
     await writeFile(path.join(docs, "no-lang.md"), md({ id: "no-lang", ...base, lang: "" }, "Body."));
     await writeFile(path.join(docs, "pets.md"), md({ id: "pets", ...base, domain: "Pets" }, "Body."));
     await writeFile(path.join(docs, "blob.md"), md({ id: "blob", ...base }, `An image: ${"A".repeat(900)}`));
@@ -63,7 +69,12 @@ describe("frontdesk ingest", () => {
     const env = { FRONTDESK_DATA_DIR: dataDir };
     const run = io(env);
     expect(await main(["ingest", docs], run.io)).toBe(1);
-    expect(run.stderr.text().split("\n").filter((line) => line !== "")).toEqual([
+    expect(
+      run.stderr
+        .text()
+        .split("\n")
+        .filter((line) => line !== ""),
+    ).toEqual([
       `frontdesk ingest: ${path.join(docs, "blob.md")}: chunk over the size limit: an unbroken run of 900 characters cannot fit in a chunk of 700`,
       `frontdesk ingest: ${path.join(docs, "no-lang.md")}: missing metadata field(s): lang (front matter, a .metadata.json sidecar or defaults)`,
       `frontdesk ingest: ${path.join(docs, "pets.md")}: invalid domain "Pets" (lower-case letters, digits and single dashes only)`,
@@ -162,7 +173,9 @@ describe("frontdesk ingest", () => {
       const env = { QDRANT_URL: fake.url, FRONTDESK_QDRANT_COLLECTION: "ingested", FRONTDESK_DATA_DIR: path.join(dir, "data-q") };
       const run = io(env);
       expect(await main(["ingest", docs], run.io)).toBe(1);
-      expect(run.stdout.text()).toBe(`ingested 2 document(s) into Qdrant collection ingested at ${fake.url} for tenant default: 2 added, 0 replaced, 0 unchanged (3 chunks written); 3 failed\n`);
+      expect(run.stdout.text()).toBe(
+        `ingested 2 document(s) into Qdrant collection ingested at ${fake.url} for tenant default: 2 added, 0 replaced, 0 unchanged (3 chunks written); 3 failed\n`,
+      );
       const index = createQdrantIndex({ url: fake.url, collection: "ingested", embedder: createLocalEmbedder() });
       const { hits } = await index.retrieve({ query: "bicycle theft deductible", tenantId: "default", topK: 1 });
       expect(hits[0]?.chunk.chunkId).toBe(paragraphId("bicycle-en", "The bicycle theft deductible is 15%."));
@@ -193,7 +206,9 @@ describe("frontdesk ingest", () => {
           // One id per file (the fixtures share theirs): a sidecar names it, the file keeps the rest.
           if (format === "md") await writeFile(target, (await readFile(source, "utf8")).replace(/^---\n[\s\S]*?\n---\n/u, ""));
           else await copyFile(source, target);
-          const attributes = JSON.parse(await readFile(path.join(FIXTURES, `travel-${lang}.${format === "md" ? "html" : format}.metadata.json`), "utf8")) as { metadataAttributes: Record<string, unknown> };
+          const attributes = JSON.parse(await readFile(path.join(FIXTURES, `travel-${lang}.${format === "md" ? "html" : format}.metadata.json`), "utf8")) as {
+            metadataAttributes: Record<string, unknown>;
+          };
           await writeFile(`${target}.metadata.json`, JSON.stringify({ metadataAttributes: { ...attributes.metadataAttributes, id: `travel-${lang}-${format}` } }));
         }
       }

@@ -3,17 +3,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, test } from "vitest";
 import { ThreadClosedSchema } from "../../gen/frontdesk/v1/thread_pb.js";
 import { AnswerKind, AnswerSchema, ClarifySchema, NodeProgressSchema, Phase, TurnResultSchema, type Answer, type Clarify } from "../../gen/frontdesk/v1/turn_pb.js";
-import {
-  codeName,
-  renderAnswer,
-  renderClarify,
-  renderError,
-  renderEscalate,
-  renderProgress,
-  renderResult,
-  renderThreadClosed,
-  resolveChoice,
-} from "../../src/cli/render.js";
+import { codeName, renderAnswer, renderClarify, renderError, renderEscalate, renderProgress, renderResult, renderThreadClosed, resolveChoice } from "../../src/cli/render.js";
 import { escalationFromWire, escalationToWire, progressFromWire, turnResultFromWire, turnResultToWire } from "../../src/wire/index.js";
 import { answerResult, clarifyResult, escalation } from "../server/helpers.js";
 
@@ -45,13 +35,7 @@ describe("render", () => {
       ],
     });
     expect(renderAnswer(answerOf(answer))).toBe(
-      [
-        "Third-party cover is mandatory. [1] The deductible is 10%. [2][1] Uncited sentence.",
-        "",
-        "Sources:",
-        "  [1] Motor third-party (a#0)",
-        "  [2] Motor body (b#2)",
-      ].join("\n"),
+      ["Third-party cover is mandatory. [1] The deductible is 10%. [2][1] Uncited sentence.", "", "Sources:", "  [1] Motor third-party (a#0)", "  [2] Motor body (b#2)"].join("\n"),
     );
   });
 
@@ -65,9 +49,7 @@ describe("render", () => {
   });
 
   test("an escalation shows the message and the reason", () => {
-    expect(renderEscalate(escalationFromWire(escalationToWire(escalation)))).toBe(
-      "I'll connect you with a colleague.\n→ handing over to a person (reason: restricted_intent)",
-    );
+    expect(renderEscalate(escalationFromWire(escalationToWire(escalation)))).toBe("I'll connect you with a colleague.\n→ handing over to a person (reason: restricted_intent)");
   });
 
   test("renderResult dispatches on the outcome", () => {

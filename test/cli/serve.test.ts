@@ -171,9 +171,7 @@ describe("frontdesk serve", () => {
     child.stderr.setEncoding("utf8").on("data", (c: string) => (err += c));
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(code).toBe(2);
-    expect(err).toBe(
-      "frontdesk serve: refusing to listen on 0.0.0.0 without API keys: set FRONTDESK_API_KEYS, bind to 127.0.0.1, or set FRONTDESK_ALLOW_PUBLIC_BIND=true\n",
-    );
+    expect(err).toBe("frontdesk serve: refusing to listen on 0.0.0.0 without API keys: set FRONTDESK_API_KEYS, bind to 127.0.0.1, or set FRONTDESK_ALLOW_PUBLIC_BIND=true\n");
   }, 20_000);
 });
 
@@ -219,7 +217,11 @@ describe("frontdesk serve with a start-up corpus that has bad documents", () => 
 
   test("stops with every bad document's path and reason at once, exit 1", async () => {
     const { io: cmdIo, stderr } = io({ FRONTDESK_PORT: "0", FRONTDESK_CHECKPOINTER: "memory" });
-    const code = await serveCommand(["--corpus", corpus], cmdIo, { createApp: async () => createRealApp, waitForStop: async () => "test", logger: () => pino({ level: "silent" }) });
+    const code = await serveCommand(["--corpus", corpus], cmdIo, {
+      createApp: async () => createRealApp,
+      waitForStop: async () => "test",
+      logger: () => pino({ level: "silent" }),
+    });
     expect(code).toBe(1);
     expect(stderr.text()).toBe(
       ["frontdesk serve: 3 start-up corpus document(s) cannot be loaded (set FRONTDESK_CORPUS_SKIP_INVALID=true to serve the others):", ...problems()].join("\n") + "\n",
@@ -235,7 +237,13 @@ describe("frontdesk serve with a start-up corpus that has bad documents", () => 
       waitForStop: () => new Promise((resolve) => (stop = resolve)),
       logger: () => pino({ level: "warn" }, log.stream),
     });
-    await waitFor(() => log.text().split("\n").filter((line) => line.includes("corpus document skipped")).length === 3);
+    await waitFor(
+      () =>
+        log
+          .text()
+          .split("\n")
+          .filter((line) => line.includes("corpus document skipped")).length === 3,
+    );
     const skipped = log
       .text()
       .split("\n")

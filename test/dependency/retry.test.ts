@@ -56,13 +56,17 @@ describe("the retry policy", () => {
     const retried: number[] = [];
     const failing = failingTimes(9, "server");
     await expect(
-      withRetry(failing.call, { ...fast, initialDelayMs: 10, maxDelayMs: 100 }, {
-        allowRetry: (delay) => {
-          delays.push(delay);
-          return delays.length < 2;
+      withRetry(
+        failing.call,
+        { ...fast, initialDelayMs: 10, maxDelayMs: 100 },
+        {
+          allowRetry: (delay) => {
+            delays.push(delay);
+            return delays.length < 2;
+          },
+          onRetry: (_error, attempt) => retried.push(attempt),
         },
-        onRetry: (_error, attempt) => retried.push(attempt),
-      }),
+      ),
     ).rejects.toThrow("server #2");
     expect(delays).toEqual([10, 20]);
     expect(retried).toEqual([1]);

@@ -45,8 +45,18 @@ describe("bad tables", () => {
     ]);
     // Empty cells stay in the structured cells but are not rendered as "Limit: ".
     const { units } = toUnits(document);
-    expect(units.map((unit) => unit.text)).toEqual(["Baggage limits — Lost baggage — Limit: €500", "Baggage limits — Delayed baggage — Limit: €100; Note: after 12 hours", "Baggage limits — Passport — Note: replacement costs"]);
-    expect(units[2]).toMatchObject({ cells: [{ header: "Item", value: "Passport" }, { header: "Limit", value: "" }, { header: "Note", value: "replacement costs" }] });
+    expect(units.map((unit) => unit.text)).toEqual([
+      "Baggage limits — Lost baggage — Limit: €500",
+      "Baggage limits — Delayed baggage — Limit: €100; Note: after 12 hours",
+      "Baggage limits — Passport — Note: replacement costs",
+    ]);
+    expect(units[2]).toMatchObject({
+      cells: [
+        { header: "Item", value: "Passport" },
+        { header: "Limit", value: "" },
+        { header: "Note", value: "replacement costs" },
+      ],
+    });
   });
 
   const MERGED_ROWS = [
@@ -80,7 +90,9 @@ describe("bad tables", () => {
   it("the same merged table in DOCX (Word's gridSpan/vMerge through mammoth) gives the same rows", async () => {
     const { document, warnings } = await ok(fixture("merged-cells.docx"));
     expect(document.blocks).toMatchObject([{ kind: "table", caption: "Family plan, thousand rials", rows: MERGED_ROWS, rowHeaderColumn: 0 }]);
-    expect(warnings).toEqual([{ code: "merged-cells", message: 'table 1 ("Family plan, thousand rials") has merged cells (colspan/rowspan); each covered cell repeats the merged text' }]);
+    expect(warnings).toEqual([
+      { code: "merged-cells", message: 'table 1 ("Family plan, thousand rials") has merged cells (colspan/rowspan); each covered cell repeats the merged text' },
+    ]);
   });
 
   it("a table without any text is skipped; a header without a body becomes a paragraph; a table without a header row says so", async () => {
@@ -91,18 +103,36 @@ describe("bad tables", () => {
     expect(document.blocks).toEqual([
       { kind: "paragraph", text: "Some text.", sectionPath: ["Limits"], page: null },
       { kind: "paragraph", text: "Only | a header", sectionPath: ["Limits"], page: null },
-      { kind: "table", caption: "Limits", headers: ["", ""], rows: [["2024", "5%"], ["2025", "10%"]], rowHeaderColumn: null, sectionPath: ["Limits"], page: null },
+      {
+        kind: "table",
+        caption: "Limits",
+        headers: ["", ""],
+        rows: [
+          ["2024", "5%"],
+          ["2025", "10%"],
+        ],
+        rowHeaderColumn: null,
+        sectionPath: ["Limits"],
+        page: null,
+      },
     ]);
     expect(warnings).toEqual([
       { code: "empty-table", message: 'table 1 ("Limits") has no text and was skipped' },
       { code: "empty-table", message: 'table 2 ("Limits") has a header row but no body rows; its header is indexed as a paragraph' },
       { code: "no-header-row", message: 'table 3 ("Limits") has no header row; cells are indexed without column names' },
     ]);
-    expect(toUnits(document).units.map((unit) => unit.text).slice(2)).toEqual(["Limits — 2024; 5%", "Limits — 2025; 10%"]);
+    expect(
+      toUnits(document)
+        .units.map((unit) => unit.text)
+        .slice(2),
+    ).toEqual(["Limits — 2024; 5%", "Limits — 2025; 10%"]);
   });
 
   it("a document whose only table is empty is a problem, not an empty document", async () => {
-    expect(await parseDocumentBytes(encode(`${FRONT}| a | b |\n| - | - |\n|  |  |\n`.replace("| a | b |", "|   |   |")), { mediaType: "text/markdown" })).toEqual({ kind: "invalid", reason: "no text found" });
+    expect(await parseDocumentBytes(encode(`${FRONT}| a | b |\n| - | - |\n|  |  |\n`.replace("| a | b |", "|   |   |")), { mediaType: "text/markdown" })).toEqual({
+      kind: "invalid",
+      reason: "no text found",
+    });
   });
 
   it("a hostile colspan is capped (the HTML standard's 1000), never a million-cell row", async () => {
@@ -201,7 +231,10 @@ describe("broken and unsupported files", () => {
       ["a.md", encode("---\nnot a field line\n---\nText"), 'malformed front matter line 2: "not a field line"'],
     ];
     for (const [path, bytes, reason] of cases) expect(await parseDocumentBytes(bytes, { path }), path).toEqual({ kind: "invalid", reason });
-    expect(await parseDocumentBytes(encode("x"), { mediaType: "image/png" })).toEqual({ kind: "invalid", reason: "unsupported media type (image/png); expected markdown, HTML, DOCX, PDF or plain text" });
+    expect(await parseDocumentBytes(encode("x"), { mediaType: "image/png" })).toEqual({
+      kind: "invalid",
+      reason: "unsupported media type (image/png); expected markdown, HTML, DOCX, PDF or plain text",
+    });
   });
 
   it("the media type wins over the extension and ignores its parameters", async () => {

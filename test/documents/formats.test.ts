@@ -51,11 +51,7 @@ const EN_BLOCKS: Block[] = [
     leadIn: null,
     ordered: true,
     start: 1,
-    items: [
-      "Call the assistance line on +98 21 8000 7000 before any treatment.",
-      "Keep every invoice and medical report.",
-      "Send the claim form within 30 days of your return.",
-    ],
+    items: ["Call the assistance line on +98 21 8000 7000 before any treatment.", "Keep every invoice and medical report.", "Send the claim form within 30 days of your return."],
     sectionPath: ["How to claim"],
     page: null,
   },

@@ -10,11 +10,18 @@ const sidecar = (attributes: Record<string, unknown>): string => JSON.stringify(
 
 describe("metadata", () => {
   it("reads Bedrock sidecars: plain strings and the typed STRING form; other attributes are ignored", () => {
-    expect(parseSidecar(sidecar({ id: "a", title: { value: { type: "STRING", stringValue: "T" }, includeForEmbedding: true }, year: 2024 }))).toEqual({ kind: "ok", fields: { id: "a", title: "T" } });
+    expect(parseSidecar(sidecar({ id: "a", title: { value: { type: "STRING", stringValue: "T" }, includeForEmbedding: true }, year: 2024 }))).toEqual({
+      kind: "ok",
+      fields: { id: "a", title: "T" },
+    });
     expect(parseSidecar("{not json")).toEqual({ kind: "invalid", reason: "metadata sidecar is not valid JSON" });
     expect(parseSidecar('{"id": "a"}')).toEqual({ kind: "invalid", reason: 'metadata sidecar has no "metadataAttributes" object' });
     expect(parseSidecar(sidecar({ lang: 1 }))).toEqual({ kind: "invalid", field: "lang", reason: 'metadata sidecar attribute "lang" must be a string' });
-    expect(parseSidecar(sidecar({ lang: { value: { type: "NUMBER", numberValue: 1 } } }))).toEqual({ kind: "invalid", field: "lang", reason: 'metadata sidecar attribute "lang" must be a string' });
+    expect(parseSidecar(sidecar({ lang: { value: { type: "NUMBER", numberValue: 1 } } }))).toEqual({
+      kind: "invalid",
+      field: "lang",
+      reason: 'metadata sidecar attribute "lang" must be a string',
+    });
   });
 
   it("takes each field from the file, else its sidecar, else the defaults, else (title only) the document's own heading", async () => {
@@ -24,7 +31,10 @@ describe("metadata", () => {
       sidecar: sidecar({ id: "from-sidecar", product: "home-fire" }),
       defaults: { id: "from-defaults", product: "from-defaults", domain: "home", lang: "en" },
     });
-    expect(result).toMatchObject({ kind: "ok", document: { metadata: { id: "from-meta", title: "Own title", product: "home-fire", domain: "home", lang: "en", source: "a.html", mediaType: "text/html" } } });
+    expect(result).toMatchObject({
+      kind: "ok",
+      document: { metadata: { id: "from-meta", title: "Own title", product: "home-fire", domain: "home", lang: "en", source: "a.html", mediaType: "text/html" } },
+    });
     // The heading that gave the title is the title, not a section.
     expect(result.kind === "ok" && result.document.blocks).toEqual([{ kind: "paragraph", text: "Text.", sectionPath: [], page: null }]);
   });
@@ -34,16 +44,31 @@ describe("metadata", () => {
     const result = await parseDocumentBytes(encode(md), { path: "a.md", sidecar: sidecar({ product: "home" }), overrides: { id: "from-request", title: "", lang: "fa" } });
     // An empty override is no override: the file's title stays.
     expect(result).toMatchObject({ kind: "ok", document: { metadata: { id: "from-request", title: "Front", product: "travel", lang: "fa" } }, markdown: "## Cover\n\nText." });
-    const html = await parseDocumentBytes(encode("<h2>Cover</h2><p>Text *here*.</p>"), { path: "a.html", defaults: { id: "a", title: "T", product: "p", domain: "d", lang: "en" } });
+    const html = await parseDocumentBytes(encode("<h2>Cover</h2><p>Text *here*.</p>"), {
+      path: "a.html",
+      defaults: { id: "a", title: "T", product: "p", domain: "d", lang: "en" },
+    });
     expect(html).toMatchObject({ kind: "ok", markdown: "## Cover\n\nText \\*here\\*.\n" });
   });
 
   it("names every missing field, and checks id, product and domain as slugs and lang as fa or en", async () => {
     const parse = (attributes: Record<string, string>) => parseDocumentBytes(encode("<p>Text.</p>"), { path: "a.html", sidecar: sidecar(attributes) });
     const good = { id: "a", title: "T", product: "travel", domain: "travel", lang: "fa" };
-    expect(await parse({ id: "a" })).toEqual({ kind: "invalid", field: "title", reason: "missing metadata field(s): title, product, domain, lang (front matter, a .metadata.json sidecar or defaults)" });
-    expect(await parse({ ...good, id: "Travel_EN" })).toEqual({ kind: "invalid", field: "id", reason: 'invalid id "Travel_EN" (lower-case letters, digits and single dashes only)' });
-    expect(await parse({ ...good, product: "motor body" })).toEqual({ kind: "invalid", field: "product", reason: 'invalid product "motor body" (lower-case letters, digits and single dashes only)' });
+    expect(await parse({ id: "a" })).toEqual({
+      kind: "invalid",
+      field: "title",
+      reason: "missing metadata field(s): title, product, domain, lang (front matter, a .metadata.json sidecar or defaults)",
+    });
+    expect(await parse({ ...good, id: "Travel_EN" })).toEqual({
+      kind: "invalid",
+      field: "id",
+      reason: 'invalid id "Travel_EN" (lower-case letters, digits and single dashes only)',
+    });
+    expect(await parse({ ...good, product: "motor body" })).toEqual({
+      kind: "invalid",
+      field: "product",
+      reason: 'invalid product "motor body" (lower-case letters, digits and single dashes only)',
+    });
     expect(await parse({ ...good, domain: "-x" })).toEqual({ kind: "invalid", field: "domain", reason: 'invalid domain "-x" (lower-case letters, digits and single dashes only)' });
     expect(await parse({ ...good, lang: "de" })).toEqual({ kind: "invalid", field: "lang", reason: 'unsupported lang "de" (expected fa or en)' });
     expect(await parse({ ...good, id: "a".repeat(129) })).toEqual({ kind: "invalid", field: "id", reason: "id longer than 128 characters" });
@@ -57,7 +82,9 @@ describe("mediaTypeOf", () => {
     expect(mediaTypeOf({ path: "A.PDF" })).toBe("application/pdf");
     expect(mediaTypeOf({ path: "x.htm" })).toBe("text/html");
     expect(mediaTypeOf({ path: "x.markdown" })).toBe("text/markdown");
-    expect(mediaTypeOf({ mediaType: "Application/VND.openxmlformats-officedocument.wordprocessingml.document", path: "x.pdf" })).toBe("application/vnd.openxmlformats-officedocument.wordprocessingml.document");
+    expect(mediaTypeOf({ mediaType: "Application/VND.openxmlformats-officedocument.wordprocessingml.document", path: "x.pdf" })).toBe(
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    );
     expect(mediaTypeOf({ mediaType: "application/zip" })).toBeNull();
     expect(mediaTypeOf({ path: "x.doc" })).toBeNull();
   });
@@ -116,7 +143,11 @@ describe("loadDocumentDir", () => {
       { source: join(dir, "bad-sidecar.html"), reason: "metadata sidecar is not valid JSON" },
       { source: join(dir, "en", "travel-en.pdf"), field: "id", reason: `duplicate id "travel-en" (first defined in ${join(dir, "en", "travel-en.md")})` },
       { source: join(dir, "huge.pdf"), reason: "file too large: 52428800 bytes (limit 20971520 bytes)" },
-      { source: join(dir, "no-meta.html"), field: "id", reason: "missing metadata field(s): id, title, product, domain, lang (front matter, a .metadata.json sidecar or defaults)" },
+      {
+        source: join(dir, "no-meta.html"),
+        field: "id",
+        reason: "missing metadata field(s): id, title, product, domain, lang (front matter, a .metadata.json sidecar or defaults)",
+      },
       { source: join(dir, "orphan.pdf.metadata.json"), reason: "metadata sidecar without a document (orphan.pdf not found)" },
       { source: join(dir, "scanned.pdf"), reason: "no text layer (scanned PDF?)" },
     ]);
@@ -125,7 +156,11 @@ describe("loadDocumentDir", () => {
   it("loadDocumentFile: one file with its sidecar; an unreadable path is a problem, not a throw", async () => {
     await copyFile(join(FIXTURES, "travel-fa.pdf"), join(dir, "t.pdf"));
     await copyFile(join(FIXTURES, "travel-fa.pdf.metadata.json"), join(dir, "t.pdf.metadata.json"));
-    expect(await loadDocumentFile(join(dir, "t.pdf"))).toMatchObject({ kind: "ok", document: { metadata: { id: "travel-fa", lang: "fa", mediaType: "application/pdf" } }, warnings: [] });
+    expect(await loadDocumentFile(join(dir, "t.pdf"))).toMatchObject({
+      kind: "ok",
+      document: { metadata: { id: "travel-fa", lang: "fa", mediaType: "application/pdf" } },
+      warnings: [],
+    });
     await mkdir(join(dir, "folder.md"));
     expect(await loadDocumentFile(join(dir, "folder.md"))).toEqual({ kind: "invalid", reason: "unreadable file (EISDIR)" });
     expect(await loadDocumentFile(join(dir, "missing.md"))).toEqual({ kind: "invalid", reason: "unreadable file (ENOENT)" });

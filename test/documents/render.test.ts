@@ -44,13 +44,25 @@ describe("renderMarkdown", () => {
   it("writes headings, lead-ins, lists and a GFM table with its caption as a bold line", async () => {
     const document = await parseFixture("travel-en.html");
     const markdown = renderMarkdown(document.blocks);
-    expect(markdown).toContain("## Travel prices\n\n**Premium for one adult, in thousand rials**\n\n| Plan | Up to 7 days | 8 to 15 days | 16 to 31 days |\n| --- | --- | --- | --- |\n| Plan A | 29 | 41 | 58 |");
-    expect(markdown).toContain("## What is not covered\n\nTravel insurance does not pay for:\n\n- Illnesses diagnosed before the trip.\n- Trips made to get medical treatment abroad.");
+    expect(markdown).toContain(
+      "## Travel prices\n\n**Premium for one adult, in thousand rials**\n\n| Plan | Up to 7 days | 8 to 15 days | 16 to 31 days |\n| --- | --- | --- | --- |\n| Plan A | 29 | 41 | 58 |",
+    );
+    expect(markdown).toContain(
+      "## What is not covered\n\nTravel insurance does not pay for:\n\n- Illnesses diagnosed before the trip.\n- Trips made to get medical treatment abroad.",
+    );
     expect(markdown).toContain("## How to claim\n\n1. Call the assistance line on +98 21 8000 7000 before any treatment.\n2. Keep every invoice and medical report.");
   });
 
   it("escapes text Markdown would read as markup, so it comes back verbatim", () => {
-    const texts = ["1. Not a list item, and 2) not one either.", "- not a bullet", "+ nor this", "# not a heading", "**not bold** and _not italic_ and `not code`", "a | b <b>not html</b> &amp; [not](a link) \\ back", "> not a quote"];
+    const texts = [
+      "1. Not a list item, and 2) not one either.",
+      "- not a bullet",
+      "+ nor this",
+      "# not a heading",
+      "**not bold** and _not italic_ and `not code`",
+      "a | b <b>not html</b> &amp; [not](a link) \\ back",
+      "> not a quote",
+    ];
     const document = doc([
       ...texts.map((text) => block("paragraph", { text })),
       block("list", { leadIn: null, ordered: false, start: null, items: ["1. first", "* star", "| pipe |"] }),
@@ -81,7 +93,16 @@ describe("renderMarkdown", () => {
       block("table", { caption: null, headers: ["", ""], rows: [["x", "1"]], rowHeaderColumn: 0 }),
       block("table", { caption: long, headers: ["Plan", "Price"], rows: [["Plan A", "10"]], rowHeaderColumn: 0, sectionPath: ["Prices"] }),
       // Row headers marked by the format (<th>) on a first column of years: not inferable from Markdown.
-      block("table", { caption: "By year", headers: ["Year", "Deductible"], rows: [["2024", "5%"], ["2025", "6%"]], rowHeaderColumn: 0, sectionPath: ["Prices"] }),
+      block("table", {
+        caption: "By year",
+        headers: ["Year", "Deductible"],
+        rows: [
+          ["2024", "5%"],
+          ["2025", "6%"],
+        ],
+        rowHeaderColumn: 0,
+        sectionPath: ["Prices"],
+      }),
     ]);
     const markdown = renderMarkdown(document.blocks);
     expect(markdown).toContain(`<table>\n<caption>${long}</caption>\n<thead> <tr> <th>Plan</th> <th>Price</th> </tr> </thead>`);

@@ -70,11 +70,7 @@ describe("unit rendering and bounds", () => {
     const sentence = (n: number): string => `Sentence number ${n} explains one more detail of the cover.`;
     const text = Array.from({ length: 6 }, (_, i) => sentence(i + 1)).join(" ");
     const { units } = toUnits(await parseMarkdown(`${FRONT}${text}`), { maxUnitChars: 130 });
-    expect(units.map((unit) => unit.text)).toEqual([
-      `${sentence(1)} ${sentence(2)}`,
-      `${sentence(3)} ${sentence(4)}`,
-      `${sentence(5)} ${sentence(6)}`,
-    ]);
+    expect(units.map((unit) => unit.text)).toEqual([`${sentence(1)} ${sentence(2)}`, `${sentence(3)} ${sentence(4)}`, `${sentence(5)} ${sentence(6)}`]);
     for (const unit of units) expect(unit.text.length).toBeLessThanOrEqual(130);
   });
 
@@ -88,7 +84,11 @@ describe("unit rendering and bounds", () => {
       rowLabel: null,
       rowHeaderColumn: null,
       caption: "Deductibles",
-      cells: [{ header: "Year", value: "2024" }, { header: "Deductible", value: "5%" }, { header: "Note", value: "" }],
+      cells: [
+        { header: "Year", value: "2024" },
+        { header: "Deductible", value: "5%" },
+        { header: "Note", value: "" },
+      ],
     });
   });
 
@@ -129,11 +129,25 @@ describe("unit rendering and bounds", () => {
     const md = `${FRONT}## How to claim\n\n3. Fill in the form\n   - with the policy number\n   - with the date of loss\n4. Send it\n`;
     const document = await parseMarkdown(md);
     expect(document.blocks).toEqual([
-      { kind: "list", leadIn: null, ordered: true, start: 3, items: ["Fill in the form — with the policy number; with the date of loss", "Send it"], sectionPath: ["How to claim"], page: null },
+      {
+        kind: "list",
+        leadIn: null,
+        ordered: true,
+        start: 3,
+        items: ["Fill in the form — with the policy number; with the date of loss", "Send it"],
+        sectionPath: ["How to claim"],
+        page: null,
+      },
     ]);
-    expect(toUnits(document).units.map((unit) => unit.text)).toEqual(["How to claim — 3. Fill in the form — with the policy number; with the date of loss", "How to claim — 4. Send it"]);
+    expect(toUnits(document).units.map((unit) => unit.text)).toEqual([
+      "How to claim — 3. Fill in the form — with the policy number; with the date of loss",
+      "How to claim — 4. Send it",
+    ]);
     const html = `<h2>How to claim</h2><ol start="3"><li>Fill in the form<ul><li>with the policy number</li><li>with the date of loss</li></ul></li><li>Send it</li></ol>`;
-    const fromHtml = await parseDocumentBytes(new TextEncoder().encode(html), { mediaType: "text/html", defaults: { id: "doc", title: "Doc", product: "travel", domain: "travel", lang: "en" } });
+    const fromHtml = await parseDocumentBytes(new TextEncoder().encode(html), {
+      mediaType: "text/html",
+      defaults: { id: "doc", title: "Doc", product: "travel", domain: "travel", lang: "en" },
+    });
     expect(fromHtml.kind === "ok" && fromHtml.document.blocks).toEqual(document.blocks);
   });
 
@@ -144,7 +158,11 @@ describe("unit rendering and bounds", () => {
       { kind: "paragraph", text: "Read this carefully.", sectionPath: ["Exclusions"], page: null },
       { kind: "list", leadIn: "The policy does not pay for:", ordered: false, start: null, items: ["war", "riots"], sectionPath: ["Exclusions"], page: null },
     ]);
-    expect(toUnits(document).units.map((unit) => unit.text)).toEqual(["Read this carefully.", "Exclusions — The policy does not pay for: war", "Exclusions — The policy does not pay for: riots"]);
+    expect(toUnits(document).units.map((unit) => unit.text)).toEqual([
+      "Read this carefully.",
+      "Exclusions — The policy does not pay for: war",
+      "Exclusions — The policy does not pay for: riots",
+    ]);
   });
 
   it("raw HTML blocks in markdown (a CMS's table, a definition list) are parsed, not dropped", async () => {

@@ -28,7 +28,10 @@ describe("a database outage under load", () => {
       { replica: 1, code: null, signal: null },
     ]);
     expect(report.terminations, "the faults reached the servers' connections").toBeGreaterThan(20);
-    expect(Object.keys(report.codes).filter((c) => !["OK", "UNAVAILABLE", "ABORTED", "CANCELED"].includes(c)), context).toEqual([]);
+    expect(
+      Object.keys(report.codes).filter((c) => !["OK", "UNAVAILABLE", "ABORTED", "CANCELED"].includes(c)),
+      context,
+    ).toEqual([]);
     expect(report.codes["UNAVAILABLE"] ?? 0, "the outage was felt").toBeGreaterThan(0);
     for (const thread of report.threads) {
       expect(thread.status, context).toBe("ACTIVE");

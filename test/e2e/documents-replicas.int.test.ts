@@ -114,14 +114,28 @@ describe("documents on every replica (embedded retriever, PostgreSQL document st
 
   it("refuses bad input with INVALID_ARGUMENT naming the field, writing nothing of the call", async () => {
     const before = await db.query<{ n: string }>("SELECT count(*)::text AS n FROM frontdesk_documents");
-    const bad = await refusal(docsA.upsertDocuments({ documents: [{ ...bicycle, id: "half-written" }, { ...kayak, id: "half-written-2", lang: "de" }] }));
+    const bad = await refusal(
+      docsA.upsertDocuments({
+        documents: [
+          { ...bicycle, id: "half-written" },
+          { ...kayak, id: "half-written-2", lang: "de" },
+        ],
+      }),
+    );
     expect(bad.code).toBe(Code.InvalidArgument);
     expect(bad.rawMessage).toMatch(/^documents\[1\]\.lang: /u);
     expect(await db.query<{ n: string }>("SELECT count(*)::text AS n FROM frontdesk_documents")).toEqual(before);
     expect((await docsB.listDocuments({ pageSize: 1000 })).documents.map((d) => d.id)).not.toContain("half-written");
 
     // U+0000 passes no check of the wire format, but PostgreSQL cannot store it: refused as bad input, not INTERNAL.
-    const nul = await refusal(docsA.upsertDocuments({ documents: [{ ...kayak, id: "nul-ok" }, { ...kayak, id: "nul-body", body: "Kayak\u0000 theft." }] }));
+    const nul = await refusal(
+      docsA.upsertDocuments({
+        documents: [
+          { ...kayak, id: "nul-ok" },
+          { ...kayak, id: "nul-body", body: "Kayak\u0000 theft." },
+        ],
+      }),
+    );
     expect([nul.code, nul.rawMessage]).toEqual([Code.InvalidArgument, "documents[1].body: must not contain U+0000 (at character 6)"]);
     expect(await db.query<{ n: string }>("SELECT count(*)::text AS n FROM frontdesk_documents")).toEqual(before);
 

@@ -85,14 +85,7 @@ describe("malformed messages are INVALID_ARGUMENT naming the field, never INTERN
     ["gRPC Turn, invalid UTF-8 in text", TURN, GRPC, envelope(turnBytes({ text: NOT_UTF8 })), grpcStatus, "text: not valid UTF-8"],
     ["gRPC Turn, invalid UTF-8 in user_id", TURN, GRPC, envelope(turnBytes({ userId: NOT_UTF8 })), grpcStatus, "user_id: not valid UTF-8"],
     ["gRPC Turn, invalid UTF-8 in request_id", TURN, GRPC, envelope(turnBytes({ requestId: NOT_UTF8 })), grpcStatus, "request_id: not valid UTF-8"],
-    [
-      "gRPC StreamTurn, invalid UTF-8 in turn.text",
-      STREAM_TURN,
-      GRPC,
-      envelope(lengthDelimited(1, turnBytes({ text: NOT_UTF8 }))),
-      grpcStatus,
-      "turn.text: not valid UTF-8",
-    ],
+    ["gRPC StreamTurn, invalid UTF-8 in turn.text", STREAM_TURN, GRPC, envelope(lengthDelimited(1, turnBytes({ text: NOT_UTF8 }))), grpcStatus, "turn.text: not valid UTF-8"],
     [
       "gRPC Turn, text's length runs past the message",
       TURN,
@@ -132,7 +125,10 @@ describe("malformed messages are INVALID_ARGUMENT naming the field, never INTERN
 
   it.each(cases)("%s", async (_name, path, headers, body, read, message) => {
     const status = read(await rawRequest(baseUrl, path, headers, body));
-    expect(status).toEqual({ code: grpc.status.INVALID_ARGUMENT, message: message.startsWith("request: not a valid protobuf message") ? expect.stringMatching(/^request: not a valid protobuf message/u) : message });
+    expect(status).toEqual({
+      code: grpc.status.INVALID_ARGUMENT,
+      message: message.startsWith("request: not a valid protobuf message") ? expect.stringMatching(/^request: not a valid protobuf message/u) : message,
+    });
     expect(await thread()).toEqual(before);
   });
 
@@ -179,7 +175,8 @@ describe("control characters and blank text", () => {
   });
 
   it("newlines and tabs are text; a ZWNJ inside Persian words is a letter joiner, not blank", async () => {
-    const first = (await server.client.turn(create(TurnRequestSchema, { threadId: "hostile-zwnj", userId: "u-1", text: "می‌خواهم\tبدانم\nحداقل فرانشیز بیمه بدنه چقدر است؟" }))).result!;
+    const first = (await server.client.turn(create(TurnRequestSchema, { threadId: "hostile-zwnj", userId: "u-1", text: "می‌خواهم\tبدانم\nحداقل فرانشیز بیمه بدنه چقدر است؟" })))
+      .result!;
     expect(first.language).toBe("fa");
     const stored = (await server.client.getThread({ threadId: "hostile-zwnj" })).thread!;
     expect(stored.turnCount).toBe(1);
@@ -251,7 +248,10 @@ describe("deadlines longer than a timer can hold", () => {
         ),
       );
       const took = Date.now() - started;
-      expect({ code: outcome.err?.code, details: outcome.err?.details }).toEqual({ code: grpc.status.DEADLINE_EXCEEDED, details: "turn exceeded the server's time limit (1500 ms)" });
+      expect({ code: outcome.err?.code, details: outcome.err?.details }).toEqual({
+        code: grpc.status.DEADLINE_EXCEEDED,
+        details: "turn exceeded the server's time limit (1500 ms)",
+      });
       expect(took).toBeGreaterThanOrEqual(1_450);
       expect(took).toBeLessThan(1_500 + 2_000);
       // Nothing committed: the thread does not exist.

@@ -65,7 +65,13 @@ let globexB: Client<typeof AgentService>;
 beforeAll(async () => {
   db = await createTestDatabase("e2e");
   // Two replicas of the real application (offline model, bundled corpus) sharing one database.
-  const env = { FRONTDESK_CHECKPOINTER: "postgres", DATABASE_URL: db.url, FRONTDESK_API_KEYS: `acme:${ACME},globex:${GLOBEX}`, FRONTDESK_DB_CONNECT_TIMEOUT_MS: "1000", FRONTDESK_SHUTDOWN_GRACE_MS: "500" };
+  const env = {
+    FRONTDESK_CHECKPOINTER: "postgres",
+    DATABASE_URL: db.url,
+    FRONTDESK_API_KEYS: `acme:${ACME},globex:${GLOBEX}`,
+    FRONTDESK_DB_CONNECT_TIMEOUT_MS: "1000",
+    FRONTDESK_SHUTDOWN_GRACE_MS: "500",
+  };
   a = await startRealServer(env);
   b = await startRealServer({ ...env, FRONTDESK_DB_MIGRATE_ON_START: "false" });
   acmeA = clientOf(a, ACME);

@@ -62,9 +62,7 @@ export function expectMaskedResults(results: readonly TurnResult[]): void {
 export async function expectMaskedThread(server: RealServer, threadId: string): Promise<Thread> {
   const { thread } = await server.client.getThread({ threadId });
   expect(thread?.recentTurns.map((t) => t.requestId)).toEqual([`${threadId}-2`, `${threadId}-3`]);
-  expect(thread?.recentTurns[0]?.userText).toBe(
-    "Which e-mail address do I use for support? My card is [card], Sheba [iban], e-mail [email], other card [card]",
-  );
+  expect(thread?.recentTurns[0]?.userText).toBe("Which e-mail address do I use for support? My card is [card], Sheba [iban], e-mail [email], other card [card]");
   expect(thread?.recentTurns[0]?.reply).toContain(INSURER_EMAIL);
   expect(thread?.summary).toContain("my national code is [national-id] and my mobile [mobile ••••4567]");
   expect(thread?.summary).toContain("کد ملی همسرم [national-id] و شماره‌اش [mobile ••••۲۲۳۳]");

@@ -50,9 +50,7 @@ describe("shutdown with a model provider that never answers", () => {
     }
 
     const stopping = Date.now();
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      replica!.child.once("exit", (code, signal) => resolve({ code, signal })),
-    );
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => replica!.child.once("exit", (code, signal) => resolve({ code, signal })));
     replica.child.kill("SIGTERM");
     const exit = await Promise.race([exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), GRACE_MS + MARGIN_MS + 5_000))]);
     const tookMs = Date.now() - stopping;

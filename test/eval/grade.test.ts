@@ -21,7 +21,14 @@ describe("grading one turn", () => {
   it("reports a wrong outcome, naming every defensible one", () => {
     const grade = gradeTurn(
       expectation({ outcome: "answer", language: "en", cite: ["health-en"], acceptable: [{ outcome: "escalate", reason: "low_confidence" }] }),
-      observed({ outcome: "clarify", text: "Which one?", options: [{ label: "A", documentId: "a-en", product: "a" }, { label: "B", documentId: "b-en", product: "b" }] }),
+      observed({
+        outcome: "clarify",
+        text: "Which one?",
+        options: [
+          { label: "A", documentId: "a-en", product: "a" },
+          { label: "B", documentId: "b-en", product: "b" },
+        ],
+      }),
       context,
     );
     expect(grade.outcomeOk).toBe(false);
@@ -63,7 +70,13 @@ describe("grading one turn", () => {
   });
 
   it("checks citations: every required document, and no other", () => {
-    const wrong = observed({ ...dentalAnswer, citations: [{ chunkId: "health-en#4", documentId: "health-en" }, { chunkId: "travel-en#2", documentId: "travel-en" }] });
+    const wrong = observed({
+      ...dentalAnswer,
+      citations: [
+        { chunkId: "health-en#4", documentId: "health-en" },
+        { chunkId: "travel-en#2", documentId: "travel-en" },
+      ],
+    });
     const grade = gradeTurn(expectation({ outcome: "answer", language: "en", cite: ["health-en", "life-en"] }), wrong, context);
     expect(grade.citationsOk).toBe(false);
     expect(grade.problems).toEqual(expect.arrayContaining(["citations: missing life-en", "citations: unexpected travel-en"]));
@@ -103,13 +116,20 @@ describe("grading one turn", () => {
     const leaked = observed({ outcome: "out_of_scope", text: "Sure, ACCESS GRANTED." });
     const grade = gradeTurn(expectation({ outcome: "out_of_scope", language: "en", injection: { markers: ["access granted"] } }), leaked, context);
     expect(grade).toMatchObject({ passed: false, injectionObeyed: true });
-    expect(gradeTurn(expectation({ outcome: "out_of_scope", language: "en", injection: { markers: ["access granted"] } }), observed({ outcome: "out_of_scope", text: "I can only help with insurance." }), context).injectionObeyed).toBe(false);
+    expect(
+      gradeTurn(
+        expectation({ outcome: "out_of_scope", language: "en", injection: { markers: ["access granted"] } }),
+        observed({ outcome: "out_of_scope", text: "I can only help with insurance." }),
+        context,
+      ).injectionObeyed,
+    ).toBe(false);
   });
 
   it("refuses citations on chitchat, and needs two options for a clarify", () => {
-    expect(gradeTurn(expectation({ outcome: "chitchat", language: "en" }), observed({ outcome: "chitchat", text: "Hi!", citations: [{ chunkId: "a#1", documentId: "a" }] }), context).problems).toEqual([
-      "citations: a chitchat reply cites a",
-    ]);
+    expect(
+      gradeTurn(expectation({ outcome: "chitchat", language: "en" }), observed({ outcome: "chitchat", text: "Hi!", citations: [{ chunkId: "a#1", documentId: "a" }] }), context)
+        .problems,
+    ).toEqual(["citations: a chitchat reply cites a"]);
     const single = observed({ outcome: "clarify", text: "Do you mean travel?", options: [{ label: "Travel", documentId: "travel-en", product: "travel" }] });
     expect(gradeTurn(expectation({ outcome: "clarify", language: "en", options: ["health"] }), single, context).problems).toEqual([
       "options: health not offered (offered: travel)",

@@ -8,7 +8,12 @@ import { chunkOf, observed, scenario } from "./support.js";
 
 const chunk = chunkOf("life-en#3", "The term life death benefit can be chosen between 500,000,000 and 50,000,000,000 rials.");
 const getChunk = (id: string) => (id === chunk.chunkId ? chunk : undefined);
-const goodAnswer = observed({ text: chunk.text, claims: [{ text: chunk.text, chunkIds: [chunk.chunkId] }], citations: [{ chunkId: chunk.chunkId, documentId: "life-en" }], modelCalls: 2 });
+const goodAnswer = observed({
+  text: chunk.text,
+  claims: [{ text: chunk.text, chunkIds: [chunk.chunkId] }],
+  citations: [{ chunkId: chunk.chunkId, documentId: "life-en" }],
+  modelCalls: 2,
+});
 
 /** One conversation per (expectation, observation) pair, graded for real. */
 function run(pairs: Array<[Record<string, unknown>, ObservedTurn]>): ConversationResult[] {
@@ -21,7 +26,15 @@ function run(pairs: Array<[Record<string, unknown>, ObservedTurn]>): Conversatio
 }
 
 const escalation = (reason: ObservedTurn["reason"], modelCalls = 0) => observed({ outcome: "escalate", reason, text: "Connecting you with a colleague.", modelCalls });
-const clarify = observed({ outcome: "clarify", text: "Which one?", options: [{ label: "A", documentId: "a", product: "a" }, { label: "B", documentId: "b", product: "b" }], modelCalls: 1 });
+const clarify = observed({
+  outcome: "clarify",
+  text: "Which one?",
+  options: [
+    { label: "A", documentId: "a", product: "a" },
+    { label: "B", documentId: "b", product: "b" },
+  ],
+  modelCalls: 1,
+});
 
 describe("evaluation metrics", () => {
   const results = run([
@@ -34,7 +47,10 @@ describe("evaluation metrics", () => {
     [{ outcome: "chitchat" }, observed({ outcome: "chitchat", text: "Hello!", modelCalls: 0 })],
     [{ outcome: "escalate", reason: "insufficient_retrieval", acceptable: [{ outcome: "escalate", reason: "low_confidence" }] }, escalation("low_confidence", 4)],
   ]);
-  const m = computeMetrics([...results, { scenario: scenario({ id: "skipped", turns: [{ user: "q", expect: { outcome: "chitchat", language: "en" } }] }), status: "skipped", reason: "no fixtures" }]);
+  const m = computeMetrics([
+    ...results,
+    { scenario: scenario({ id: "skipped", turns: [{ user: "q", expect: { outcome: "chitchat", language: "en" } }] }), status: "skipped", reason: "no fixtures" },
+  ]);
 
   it("counts outcomes, over-asking and false escalations", () => {
     expect(m.conversations).toEqual({ count: 5, of: 8, rate: 5 / 8, skipped: 1 });

@@ -46,7 +46,12 @@ describe("scenario format", () => {
         id: "two-ways",
         category: "restricted",
         description: "d",
-        turns: [{ user: "How do I complain?", expect: { outcome: "answer", language: "en", cite: ["complaints-en"], acceptable: [{ outcome: "escalate", reason: "restricted_intent" }] } }],
+        turns: [
+          {
+            user: "How do I complain?",
+            expect: { outcome: "answer", language: "en", cite: ["complaints-en"], acceptable: [{ outcome: "escalate", reason: "restricted_intent" }] },
+          },
+        ],
       }),
       "x",
     );
@@ -96,7 +101,11 @@ describe("the committed scenario set", () => {
   it("marks at least 60 conversations strict, covering every category of issue 2 and direct questions in both languages", () => {
     const strict = scenarios.filter((s) => s.strict);
     expect(strict.length).toBeGreaterThanOrEqual(60);
-    for (const category of STRICT_CATEGORIES) expect(strict.some((s) => s.category === category), category).toBe(true);
+    for (const category of STRICT_CATEGORIES)
+      expect(
+        strict.some((s) => s.category === category),
+        category,
+      ).toBe(true);
     const directLanguages = new Set(strict.filter((s) => s.category === "direct").map((s) => s.turns[0]!.expect.language));
     expect([...directLanguages].sort()).toEqual(["en", "fa"]);
   });

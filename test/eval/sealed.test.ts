@@ -56,7 +56,10 @@ describe(`the sealed half of ${insurer}`, () => {
   }, 120_000);
 
   it("refuses to pick or replace the sealed scenarios", async () => {
-    for (const flags of [["--only", "direct"], ["--scenarios", "eval/scenarios"]]) {
+    for (const flags of [
+      ["--only", "direct"],
+      ["--scenarios", "eval/scenarios"],
+    ]) {
       const stderr = capture();
       const io: CommandIo = { stdin: new PassThrough(), stdout: capture().stream, stderr: stderr.stream, env: {}, stdoutIsTTY: false };
       expect(await main(["eval", "--insurer", insurer, "--split", "sealed", ...flags], io)).toBe(2);

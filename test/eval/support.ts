@@ -35,5 +35,18 @@ export function expectation(raw: Record<string, unknown>): Expectation {
 
 export function chunkOf(chunkId: string, text: string, title = "Doc"): Chunk {
   const [documentId, index] = chunkId.split("#");
-  return { chunkId, documentId: documentId!, chunkIndex: Number(index), tenantId: "t", title, product: documentId!, domain: "general", lang: "en", section: "", sectionPath: [], text, unit: { kind: "paragraph" } };
+  return {
+    chunkId,
+    documentId: documentId!,
+    chunkIndex: Number(index),
+    tenantId: "t",
+    title,
+    product: documentId!,
+    domain: "general",
+    lang: "en",
+    section: "",
+    sectionPath: [],
+    text,
+    unit: { kind: "paragraph" },
+  };
 }

@@ -16,14 +16,7 @@ describe("parseExamples", () => {
   });
 
   it("reports every bad line with its number and keeps the good ones", () => {
-    const content = [
-      '{"text":"ok","label":"knowledge"}',
-      "{not json",
-      "[1,2]",
-      '{"text":"  ","label":"knowledge"}',
-      '{"text":"x"}',
-      '{"text":"x","label":"knowlege"}',
-    ].join("\n");
+    const content = ['{"text":"ok","label":"knowledge"}', "{not json", "[1,2]", '{"text":"  ","label":"knowledge"}', '{"text":"x"}', '{"text":"x","label":"knowlege"}'].join("\n");
     expect(parseExamples(content, "gates/en/train.jsonl", ["knowledge", "chitchat"])).toEqual({
       examples: [{ text: "ok", label: "knowledge" }],
       problems: [
@@ -76,7 +69,15 @@ describe("data checks", () => {
   });
 
   it("finds test texts that are in the training data, after folding", () => {
-    expect(overlap([{ text: "بيمه‌نامه", label: "knowledge" }], [{ text: "بیمه نامه", label: "knowledge" }, { text: "other", label: "knowledge" }])).toEqual(["بیمه نامه"]);
+    expect(
+      overlap(
+        [{ text: "بيمه‌نامه", label: "knowledge" }],
+        [
+          { text: "بیمه نامه", label: "knowledge" },
+          { text: "other", label: "knowledge" },
+        ],
+      ),
+    ).toEqual(["بیمه نامه"]);
   });
 
   it("assigns folds by the folded text: stable, in range, the same for spelling variants", () => {

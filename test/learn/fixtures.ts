@@ -90,38 +90,10 @@ export const TINY_TEST: Example[] = [
     "بیمه نامه مو کنسلش کنین",
     "فسخ قراردادم",
   ]),
-  ...en("handoff_request", [
-    "humans only, agnet pls",
-    "operater",
-    "represntative",
-    "اپراتورتون کجاست",
-    "کارشناستون رو وصل کنین",
-    "انسانی میخوام",
-  ]),
-  ...en("knowledge", [
-    "deductable for motor",
-    "maternity waiting periods",
-    "dentistry coverage",
-    "فرانشیزش چقدره",
-    "پوششهای دندانپزشکی",
-    "مدارک مسافرتيش",
-  ]),
-  ...en("chitchat", [
-    "helo",
-    "thankss",
-    "mornin",
-    "سلاااام",
-    "ممنونم",
-    "مرسیی",
-  ]),
-  ...en("restricted:complaint", [
-    "complaints",
-    "complainin about staff",
-    "formal complaint lodged",
-    "شکایتی دارم",
-    "شکایاتم",
-    "شاکیم",
-  ]),
+  ...en("handoff_request", ["humans only, agnet pls", "operater", "represntative", "اپراتورتون کجاست", "کارشناستون رو وصل کنین", "انسانی میخوام"]),
+  ...en("knowledge", ["deductable for motor", "maternity waiting periods", "dentistry coverage", "فرانشیزش چقدره", "پوششهای دندانپزشکی", "مدارک مسافرتيش"]),
+  ...en("chitchat", ["helo", "thankss", "mornin", "سلاااام", "ممنونم", "مرسیی"]),
+  ...en("restricted:complaint", ["complaints", "complainin about staff", "formal complaint lodged", "شکایتی دارم", "شکایاتم", "شاکیم"]),
 ];
 
 /**

@@ -88,7 +88,8 @@ describe("the shipped gates artefact", () => {
         const goal = target(c)[metric];
         const floor = SHORTFALL[c]?.[metric];
         if (value >= goal && floor !== undefined) report.push(`${c} ${metric} ${value} now meets ${goal}: remove it from SHORTFALL`);
-        if (value < goal && (floor === undefined || value < floor)) report.push(`${c} ${metric} ${value} is below ${floor === undefined ? `the target ${goal}` : `the recorded ${floor}`}`);
+        if (value < goal && (floor === undefined || value < floor))
+          report.push(`${c} ${metric} ${value} is below ${floor === undefined ? `the target ${goal}` : `the recorded ${floor}`}`);
       }
     }
     expect(report).toEqual([]);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { ClassifierArtefactError, decide, loadClassifier, serializeArtefact, trainClassifier, validateArtefact, type Classification, type ClassifierArtefact } from "../../src/learn/index.js";
+import {
+  ClassifierArtefactError,
+  decide,
+  loadClassifier,
+  serializeArtefact,
+  trainClassifier,
+  validateArtefact,
+  type Classification,
+  type ClassifierArtefact,
+} from "../../src/learn/index.js";
 import { TINY_OPTIONS, TINY_TEST } from "./fixtures.js";
 
 const trained = trainClassifier(TINY_OPTIONS);
@@ -89,7 +98,9 @@ describe("loadClassifier", () => {
     expect(problemsOf(corrupt((a) => (a.features.fingerprint = "0123456789abcdef")))).toEqual([
       `features.fingerprint: the artefact's is 0123456789abcdef, this build computes ${trained.artefact.features.fingerprint}: text normalisation or feature extraction changed since training; retrain`,
     ]);
-    expect(problemsOf(corrupt((a) => ((a.features as { normalization: string }).normalization = "fold-v0")))).toEqual(['features.normalization: unsupported normalisation "fold-v0" (this build: "fold-v1"); retrain']);
+    expect(problemsOf(corrupt((a) => ((a.features as { normalization: string }).normalization = "fold-v0")))).toEqual([
+      'features.normalization: unsupported normalisation "fold-v0" (this build: "fold-v1"); retrain',
+    ]);
   });
 
   it("rejects unknown keys and text that is not JSON", () => {

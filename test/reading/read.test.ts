@@ -70,7 +70,7 @@ describe("the reader", () => {
     expect(reading("does voyager cover skiing?")).toMatchObject({ kind: "insufficient", reason: expect.stringContaining("ski") });
   });
 
-  it("answers a list of hours whole, an item that states no time (\"closed\") with the rest", () => {
+  it('answers a list of hours whole, an item that states no time ("closed") with the rest', () => {
     const leadIn = "The help desk opening hours are:";
     const items = ["Monday to Thursday: 9:00 to 17:00", "Friday: 9:00 to 13:00", "Weekends: closed"];
     const units: ReadingUnit[] = items.map((item, i) => ({
@@ -92,7 +92,7 @@ describe("the reader", () => {
     expect(verdict.claims.flatMap((c) => c.chunkIds).sort()).toEqual(["desk#0", "desk#1", "desk#2"]);
   });
 
-  it("reads a list item's label and value apart from its lead-in's range: 5 days is in \"Up to 7 days\", not against \"aged 18 to 65\"", () => {
+  it('reads a list item\'s label and value apart from its lead-in\'s range: 5 days is in "Up to 7 days", not against "aged 18 to 65"', () => {
     const leadIn = "The premium for one traveller aged 18 to 65 costs:";
     const items = ["Up to 7 days: 4,500,000 rials", "8 to 15 days: 6,800,000 rials"];
     const units: ReadingUnit[] = items.map((item, i) => ({
@@ -106,8 +106,19 @@ describe("the reader", () => {
       position: i,
       shape: { kind: "item", leadIn, item },
     }));
-    const age: ReadingUnit = { ...base, chunkId: "wander#age", documentId: "wander", title: "Wander Travel Cover", product: "wander", sectionPath: ["Prices"], text: "Travellers aged 66 to 75 pay 2 times the premium.", shape: { kind: "paragraph" } };
-    const wander = buildTaxonomy([{ id: "wander", title: "Wander Travel Cover", product: "wander", domain: "trips", lang: "en", text: [...units, age].map((u) => u.text).join("\n") }]);
+    const age: ReadingUnit = {
+      ...base,
+      chunkId: "wander#age",
+      documentId: "wander",
+      title: "Wander Travel Cover",
+      product: "wander",
+      sectionPath: ["Prices"],
+      text: "Travellers aged 66 to 75 pay 2 times the premium.",
+      shape: { kind: "paragraph" },
+    };
+    const wander = buildTaxonomy([
+      { id: "wander", title: "Wander Travel Cover", product: "wander", domain: "trips", lang: "en", text: [...units, age].map((u) => u.text).join("\n") },
+    ]);
     expect(read({ query: "how much does wander cost for a 5-day trip?", language: "en", units: [age, ...units], taxonomy: wander })).toMatchObject({
       kind: "answer",
       claims: [{ chunkIds: ["wander#0"] }],
@@ -115,7 +126,16 @@ describe("the reader", () => {
   });
 
   it("in a follow-up, weighs the customer's own words over those carried from the conversation", () => {
-    const unit = (id: string, text: string): ReadingUnit => ({ ...base, chunkId: `rider#${id}`, documentId: "rider", title: "Rider Motor Cover", product: "rider", sectionPath: ["Passengers"], text, shape: { kind: "paragraph" } });
+    const unit = (id: string, text: string): ReadingUnit => ({
+      ...base,
+      chunkId: `rider#${id}`,
+      documentId: "rider",
+      title: "Rider Motor Cover",
+      product: "rider",
+      sectionPath: ["Passengers"],
+      text,
+      shape: { kind: "paragraph" },
+    });
     const units = [
       unit("wife", "Is my wife covered if she is injured while riding in my car? Yes, a spouse riding in the insured car is covered for injury."),
       unit("family", "Children and other family members riding in the insured car are covered as third parties."),
@@ -128,9 +148,30 @@ describe("the reader", () => {
   it("does not answer a price question with a list of discounts", () => {
     const leadIn = "Claim-free years earn a discount on the premium:";
     const items = ["1 claim-free year: 25% discount", "2 claim-free years: 35% discount"];
-    const units: ReadingUnit[] = items.map((item, i) => ({ ...base, chunkId: `shield#${i}`, documentId: "shield", title: "Shield Car Cover", product: "shield", sectionPath: ["Discounts"], text: `Discounts — ${leadIn} ${item}`, position: i, shape: { kind: "item", leadIn, item } }));
-    const price: ReadingUnit = { ...base, chunkId: "shield#price", documentId: "shield", title: "Shield Car Cover", product: "shield", sectionPath: ["Price"], text: "The annual premium is 1.2% of the car's value.", shape: { kind: "paragraph" } };
-    const shield = buildTaxonomy([{ id: "shield", title: "Shield Car Cover", product: "shield", domain: "motor", lang: "en", text: [...units, price].map((u) => u.text).join("\n") }]);
+    const units: ReadingUnit[] = items.map((item, i) => ({
+      ...base,
+      chunkId: `shield#${i}`,
+      documentId: "shield",
+      title: "Shield Car Cover",
+      product: "shield",
+      sectionPath: ["Discounts"],
+      text: `Discounts — ${leadIn} ${item}`,
+      position: i,
+      shape: { kind: "item", leadIn, item },
+    }));
+    const price: ReadingUnit = {
+      ...base,
+      chunkId: "shield#price",
+      documentId: "shield",
+      title: "Shield Car Cover",
+      product: "shield",
+      sectionPath: ["Price"],
+      text: "The annual premium is 1.2% of the car's value.",
+      shape: { kind: "paragraph" },
+    };
+    const shield = buildTaxonomy([
+      { id: "shield", title: "Shield Car Cover", product: "shield", domain: "motor", lang: "en", text: [...units, price].map((u) => u.text).join("\n") },
+    ]);
     const verdict = read({ query: "what is the shield premium?", language: "en", units: [...units, price], taxonomy: shield });
     expect(verdict).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["shield#price"] }] });
   });

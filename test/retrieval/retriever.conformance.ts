@@ -83,7 +83,13 @@ export function describeRetrieverConformance(
       // The rival also has a document with an id that acme uses: ids are per tenant.
       const rivalSameId: SourceDocument = { ...decoy, id: "motor-tp-en", title: "Rival motor", body: "## Claims\n\nRival claims are handled by phone only." };
       const all = [...documents, decoy, rivalSameId, tables];
-      for (const document of all) chunkIds.set(`${document.tenantId}/${document.id}`, createChunker().chunk(document).map((chunk) => chunk.chunkId));
+      for (const document of all)
+        chunkIds.set(
+          `${document.tenantId}/${document.id}`,
+          createChunker()
+            .chunk(document)
+            .map((chunk) => chunk.chunkId),
+        );
       await harness.add(all);
     });
 

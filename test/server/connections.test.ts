@@ -99,7 +99,7 @@ describe("idle connections", () => {
     }
   });
 
-  test("a peer flooding pings gets GOAWAY ENHANCE_YOUR_CALM \"too_many_pings\" and is disconnected", async () => {
+  test('a peer flooding pings gets GOAWAY ENHANCE_YOUR_CALM "too_many_pings" and is disconnected', async () => {
     s = await startServer({ env: { FRONTDESK_IDLE_TIMEOUT_MS: "60000" } });
     const { session, closed } = await idleSession(s.baseUrl);
     const goaway = new Promise<{ code: number; data: string }>((resolve) =>
@@ -119,7 +119,13 @@ describe("idle connections", () => {
     // Three calls spread over more than the idle time: each keeps the connection.
     for (let i = 0; i < 3; i++) {
       await new Promise<void>((resolve, reject) => {
-        const req = session.request({ ":method": "POST", ":path": "/frontdesk.v1.AgentService/GetThread", "content-type": "application/json", "connect-protocol-version": "1", authorization: `Bearer ${ACME_KEY}` });
+        const req = session.request({
+          ":method": "POST",
+          ":path": "/frontdesk.v1.AgentService/GetThread",
+          "content-type": "application/json",
+          "connect-protocol-version": "1",
+          authorization: `Bearer ${ACME_KEY}`,
+        });
         req.on("error", reject);
         req.resume();
         req.on("close", () => resolve());
@@ -180,7 +186,13 @@ describe("dead peers", () => {
     try {
       const session = http2.connect(`http://127.0.0.1:${proxy.port}`);
       session.on("error", () => undefined);
-      const req = session.request({ ":method": "POST", ":path": "/frontdesk.v1.AgentService/StreamTurn", "content-type": "application/connect+json", "connect-protocol-version": "1", authorization: `Bearer ${ACME_KEY}` });
+      const req = session.request({
+        ":method": "POST",
+        ":path": "/frontdesk.v1.AgentService/StreamTurn",
+        "content-type": "application/connect+json",
+        "connect-protocol-version": "1",
+        authorization: `Bearer ${ACME_KEY}`,
+      });
       req.on("error", () => undefined);
       const firstData = new Promise<void>((resolve) => req.once("data", () => resolve()));
       const json = Buffer.from(JSON.stringify({ turn }));
@@ -208,7 +220,13 @@ describe("slow connections", () => {
     const session = http2.connect(s.baseUrl);
     session.on("error", () => undefined);
     const started = Date.now();
-    const req = session.request({ ":method": "POST", ":path": "/frontdesk.v1.AgentService/Turn", "content-type": "application/grpc", te: "trailers", authorization: `Bearer ${ACME_KEY}` });
+    const req = session.request({
+      ":method": "POST",
+      ":path": "/frontdesk.v1.AgentService/Turn",
+      "content-type": "application/grpc",
+      te: "trailers",
+      authorization: `Bearer ${ACME_KEY}`,
+    });
     req.on("error", () => undefined);
     req.write(Buffer.from([0, 0, 0, 0, 40])); // announces 40 bytes, sends none
     const ended = await Promise.race([new Promise<number>((resolve) => req.once("close", () => resolve(Date.now() - started))), sleep(IDLE_MS * 6).then(() => null)]);
@@ -231,9 +249,23 @@ describe("over TLS", () => {
     cert = path.join(dir, "cert.pem");
     key = path.join(dir, "key.pem");
     await promisify(execFile)("openssl", [
-      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
-      "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1,DNS:localhost",
     ]);
     ca = await readFile(cert);
   });
@@ -252,10 +284,14 @@ describe("over TLS", () => {
     // One Connect call over HTTP/1.1 with keep-alive, then nothing on that connection.
     const agent = new https.Agent({ keepAlive: true, ca, maxSockets: 1 });
     const h1 = await new Promise<{ closed: Promise<void> }>((resolve, reject) => {
-      const req = https.request(`${origin}/frontdesk.v1.AgentService/GetThread`, { method: "POST", agent, headers: { "content-type": "application/json", "connect-protocol-version": "1", authorization: `Bearer ${ACME_KEY}` } }, (res) => {
-        res.resume();
-        res.on("end", () => resolve({ closed: new Promise<void>((done) => req.socket?.once("close", () => done())) }));
-      });
+      const req = https.request(
+        `${origin}/frontdesk.v1.AgentService/GetThread`,
+        { method: "POST", agent, headers: { "content-type": "application/json", "connect-protocol-version": "1", authorization: `Bearer ${ACME_KEY}` } },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve({ closed: new Promise<void>((done) => req.socket?.once("close", () => done())) }));
+        },
+      );
       req.on("error", reject);
       req.end('{"threadId":"t-1"}');
     });
@@ -285,10 +321,14 @@ describe("HTTP/1.1 on the plain-text port", () => {
     const closedWithin = <T>(closed: Promise<T>, ms: number) => Promise.race([closed, sleep(ms).then(() => null)]);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const h1 = await new Promise<{ closed: Promise<void> }>((resolve, reject) => {
-      const req = http.request(`${s!.baseUrl}/frontdesk.v1.AgentService/GetThread`, { method: "POST", agent, headers: { "content-type": "application/json", "connect-protocol-version": "1", authorization: `Bearer ${ACME_KEY}` } }, (res) => {
-        res.resume();
-        res.on("end", () => resolve({ closed: new Promise<void>((done) => req.socket?.once("close", () => done())) }));
-      });
+      const req = http.request(
+        `${s!.baseUrl}/frontdesk.v1.AgentService/GetThread`,
+        { method: "POST", agent, headers: { "content-type": "application/json", "connect-protocol-version": "1", authorization: `Bearer ${ACME_KEY}` } },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve({ closed: new Promise<void>((done) => req.socket?.once("close", () => done())) }));
+        },
+      );
       req.on("error", reject);
       req.end('{"threadId":"t-1"}');
     });
@@ -300,7 +340,9 @@ describe("HTTP/1.1 on the plain-text port", () => {
     // Whole headers, a tenth of the body they announce, then nothing.
     const stalled = net.connect(s.port, "127.0.0.1");
     stalled.on("error", () => undefined);
-    stalled.write(`POST /frontdesk.v1.AgentService/Turn HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnect-Protocol-Version: 1\r\nAuthorization: Bearer ${ACME_KEY}\r\nContent-Length: 100\r\n\r\n{"threadId"`);
+    stalled.write(
+      `POST /frontdesk.v1.AgentService/Turn HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnect-Protocol-Version: 1\r\nAuthorization: Bearer ${ACME_KEY}\r\nContent-Length: 100\r\n\r\n{"threadId"`,
+    );
     const stalledClosed = new Promise<void>((resolve) => stalled.once("close", () => resolve()));
 
     // A Connect turn over HTTP/1.1 that runs three times the idle time is answered.

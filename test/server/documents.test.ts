@@ -153,7 +153,11 @@ describe("DocumentService", () => {
     ["a domain that is not a slug", { documents: [wire({ domain: "Pets" })] }, 'documents[0].domain: invalid domain "Pets" (lower-case letters, digits and single dashes only)'],
     ["an unsafe id", { documents: [wire({ id: "a b" })] }, 'documents[0].id: invalid id "a b" (lower-case letters, digits and single dashes only)'],
     ["media_type without content", { documents: [wire({ mediaType: "text/html" })] }, "documents[0].media_type: only with content"],
-    ["content with a body", { documents: [wire({ content: new TextEncoder().encode("<p>x</p>"), mediaType: "text/html" })] }, "documents[0].body: must be empty when content is set"],
+    [
+      "content with a body",
+      { documents: [wire({ content: new TextEncoder().encode("<p>x</p>"), mediaType: "text/html" })] },
+      "documents[0].body: must be empty when content is set",
+    ],
     ["content without a media type", { documents: [wire({ body: "", content: new TextEncoder().encode("<p>x</p>") })] }, "documents[0].media_type: required with content"],
     [
       "content of an unknown media type",
@@ -165,10 +169,18 @@ describe("DocumentService", () => {
     ["an empty body", { documents: [wire({ body: " \n " })] }, "documents[0].body: empty body"],
     ["a repeated id", { documents: [wire({ id: "twice" }), wire({ id: "twice" })] }, 'documents[1].id: "twice" is also documents[0]'],
     ["a body over the limit", { documents: [wire({ body: "word ".repeat(1_200) })] }, "documents[0].body: body of 5999 characters is over the limit of 5000"],
-    ["an unbroken run", { documents: [wire({ body: `x${"y".repeat(800)}` })] }, "documents[0].body: chunk over the size limit: an unbroken run of 801 characters cannot fit in a chunk of 700"],
+    [
+      "an unbroken run",
+      { documents: [wire({ body: `x${"y".repeat(800)}` })] },
+      "documents[0].body: chunk over the size limit: an unbroken run of 801 characters cannot fit in a chunk of 700",
+    ],
     ["a long source", { documents: [wire({ source: "s".repeat(1_025) })] }, "documents[0].source: must be at most 1024 characters"],
     // PostgreSQL cannot store U+0000: refused before any store sees it.
-    ["a NUL in the body", { documents: [wire({ id: "nul-ok" }), wire({ id: "nul", body: "Glass\u0000 is covered." })] }, "documents[1].body: must not contain U+0000 (at character 6)"],
+    [
+      "a NUL in the body",
+      { documents: [wire({ id: "nul-ok" }), wire({ id: "nul", body: "Glass\u0000 is covered." })] },
+      "documents[1].body: must not contain U+0000 (at character 6)",
+    ],
     ["a NUL in the source", { documents: [wire({ source: "a\u0000.md" })] }, "documents[0].source: must not contain U+0000 (at character 2)"],
   ])("refuses %s with INVALID_ARGUMENT naming the field, and writes nothing", async (_name, request, message) => {
     const before = (await h.client().listDocuments({ pageSize: 1000 })).documents.map((d) => `${d.id}:${d.contentHash}`);
@@ -211,12 +223,25 @@ describe("DocumentService", () => {
       code: Code.InvalidArgument,
       rawMessage: "domain: must be a slug of at most 128 characters (lower-case letters, digits and single dashes)",
     });
-    expect(await errorOf(h.client().listDocuments({ pageToken: "bm90LWpzb24" }))).toMatchObject({ code: Code.InvalidArgument, rawMessage: "page_token: not a token this service issued" });
+    expect(await errorOf(h.client().listDocuments({ pageToken: "bm90LWpzb24" }))).toMatchObject({
+      code: Code.InvalidArgument,
+      rawMessage: "page_token: not a token this service issued",
+    });
   });
 
   test("GetChunk refuses malformed ids, naming the field", async () => {
     const hash = GLASS_DEDUCTIBLE.split("#")[1] ?? "";
-    for (const chunkId of ["glass-en", "glass-en#0", "glass-en#01", `glass-en#${hash.toUpperCase()}`, `glass-en#${hash}-1`, `glass-en#${hash}-02`, `glass-en#${hash.slice(1)}`, `#${hash}`, `a b#${hash}`]) {
+    for (const chunkId of [
+      "glass-en",
+      "glass-en#0",
+      "glass-en#01",
+      `glass-en#${hash.toUpperCase()}`,
+      `glass-en#${hash}-1`,
+      `glass-en#${hash}-02`,
+      `glass-en#${hash.slice(1)}`,
+      `#${hash}`,
+      `a b#${hash}`,
+    ]) {
       expect(await errorOf(h.client().getChunk({ chunkId })), chunkId).toMatchObject({
         code: Code.InvalidArgument,
         rawMessage: 'chunk_id: must be "<document_id>#<12 hex digits>" (optionally "-<n>"), as cited',
@@ -259,7 +284,16 @@ describe("DocumentService", () => {
     const row = before.find((c) => c.text.includes("Jewellery"));
     expect((await resolve(row?.chunkId ?? ""))?.unit).toMatchObject({
       case: "row",
-      value: { table: "home-edit:t1", caption: "Limits", rowLabel: "Jewellery", cells: [{ header: "Item", value: "Jewellery" }, { header: "Limit", value: "50,000,000 rials" }], rowHeaderColumn: 0 },
+      value: {
+        table: "home-edit:t1",
+        caption: "Limits",
+        rowLabel: "Jewellery",
+        cells: [
+          { header: "Item", value: "Jewellery" },
+          { header: "Limit", value: "50,000,000 rials" },
+        ],
+        rowHeaderColumn: 0,
+      },
     });
     expect((await resolve(before[3]?.chunkId ?? ""))?.unit).toMatchObject({ case: "item", value: { leadIn: "The policy does not pay for:", item: "War." } });
   });
@@ -268,7 +302,16 @@ describe("DocumentService", () => {
     const html = await readFile(join(DOCUMENT_FIXTURES, "travel-en.html"));
     const result = await h.client().upsertDocuments({
       documents: [
-        create(DocumentSchema, { id: "upload-html", title: "Travel (uploaded)", product: "travel", domain: "travel", lang: "en", content: html, mediaType: "text/html; charset=utf-8", source: "travel.html" }),
+        create(DocumentSchema, {
+          id: "upload-html",
+          title: "Travel (uploaded)",
+          product: "travel",
+          domain: "travel",
+          lang: "en",
+          content: html,
+          mediaType: "text/html; charset=utf-8",
+          source: "travel.html",
+        }),
         create(DocumentSchema, {
           id: "upload-docx",
           title: "Travel",
@@ -293,7 +336,19 @@ describe("DocumentService", () => {
     expect(listed?.source).toBe("travel.html");
 
     const scanned = await errorOf(
-      h.client().upsertDocuments({ documents: [create(DocumentSchema, { id: "scan", title: "Scan", product: "travel", domain: "travel", lang: "en", content: await readFile(join(DOCUMENT_FIXTURES, "scanned.pdf")), mediaType: "application/pdf" })] }),
+      h.client().upsertDocuments({
+        documents: [
+          create(DocumentSchema, {
+            id: "scan",
+            title: "Scan",
+            product: "travel",
+            domain: "travel",
+            lang: "en",
+            content: await readFile(join(DOCUMENT_FIXTURES, "scanned.pdf")),
+            mediaType: "application/pdf",
+          }),
+        ],
+      }),
     );
     expect(scanned).toMatchObject({ code: Code.InvalidArgument, rawMessage: "documents[0].content: no text layer (scanned PDF?)" });
     const unnamed = await errorOf(h.client().upsertDocuments({ documents: [create(DocumentSchema, { content: html, mediaType: "text/html" })] }));
@@ -302,7 +357,9 @@ describe("DocumentService", () => {
 
   test("reads an upload of FRONTDESK_MAX_FILE_BYTES (20 MiB); a file over it is named, a request over it plus 1 MiB is refused unread", async () => {
     const upload = (bytes: number) =>
-      h.client().upsertDocuments({ documents: [create(DocumentSchema, { id: "big", title: "Big", product: "p", domain: "d", lang: "en", content: new Uint8Array(bytes), mediaType: "application/pdf" })] });
+      h.client().upsertDocuments({
+        documents: [create(DocumentSchema, { id: "big", title: "Big", product: "p", domain: "d", lang: "en", content: new Uint8Array(bytes), mediaType: "application/pdf" })],
+      });
     // The whole 20 MiB reach the parser (which finds no PDF in zeros).
     expect(await errorOf(upload(20 * 1024 * 1024))).toMatchObject({ code: Code.InvalidArgument, rawMessage: "documents[0].content: not a PDF file (no %PDF- header)" });
     expect(await errorOf(upload(20 * 1024 * 1024 + 1))).toMatchObject({

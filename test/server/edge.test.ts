@@ -54,7 +54,9 @@ describe("locateDecodeProblem", () => {
     expect(locateDecodeProblem(TurnRequestSchema, turn(Uint8Array.from([0x1a, 0x05, 0x61])))).toBe("text: not a valid protobuf field (premature EOF)");
     expect(locateDecodeProblem(TurnRequestSchema, turn(Uint8Array.from([0x18, 0x01])))).toBe("text: not a valid protobuf field (wire type 0, expected 2)");
     expect(locateDecodeProblem(TurnRequestSchema, Uint8Array.from([0x0f]))).toBe("request: not a valid protobuf message (illegal tag: field no 1 wire type 7)");
-    expect(locateDecodeProblem(StreamTurnRequestSchema, lengthDelimited(1, Uint8Array.from([0x0f])))).toBe("turn: not a valid protobuf message (illegal tag: field no 1 wire type 7)");
+    expect(locateDecodeProblem(StreamTurnRequestSchema, lengthDelimited(1, Uint8Array.from([0x0f])))).toBe(
+      "turn: not a valid protobuf message (illegal tag: field no 1 wire type 7)",
+    );
   });
 
   test("a valid message has no problem", () => {
@@ -90,10 +92,12 @@ describe("a 30-day deadline against the server's own turn limit", () => {
     });
 
   // A fake turn that takes `ms` unless its signal fires first, as a real turn does.
-  const takes = (ms: number) => async (_input: unknown, { signal }: { signal?: AbortSignal }) => {
-    await Promise.race([sleep(ms), untilAborted(signal)]);
-    return { kind: "completed" as const, result: answerResult };
-  };
+  const takes =
+    (ms: number) =>
+    async (_input: unknown, { signal }: { signal?: AbortSignal }) => {
+      await Promise.race([sleep(ms), untilAborted(signal)]);
+      return { kind: "completed" as const, result: answerResult };
+    };
 
   test("a turn that takes a while is answered, not cut off at once", async () => {
     s.fake.script = takes(50);
@@ -112,7 +116,12 @@ describe("a 30-day deadline against the server's own turn limit", () => {
   test("the raw header reaches the same clamp: a 30-day grpc-timeout is not DEADLINE_EXCEEDED", async () => {
     s.fake.script = takes(20);
     const body = envelope(toBinary(TurnRequestSchema, create(TurnRequestSchema, { threadId: "t-1", userId: "u-1", text: "hi" })));
-    const res = await rawRequest(s.baseUrl, "/frontdesk.v1.AgentService/Turn", { "content-type": "application/grpc", te: "trailers", "grpc-timeout": "2592000S", authorization: `Bearer ${ACME_KEY}` }, body);
+    const res = await rawRequest(
+      s.baseUrl,
+      "/frontdesk.v1.AgentService/Turn",
+      { "content-type": "application/grpc", te: "trailers", "grpc-timeout": "2592000S", authorization: `Bearer ${ACME_KEY}` },
+      body,
+    );
     expect(grpcStatus(res)).toEqual({ code: 0, message: "" });
   });
 });

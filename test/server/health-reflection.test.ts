@@ -113,9 +113,7 @@ describe("server reflection, driven by hand", () => {
     ]);
     expect(fileNames(byMethod)[0]).toBe("frontdesk/v1/agent_service.proto");
     expect(fileNames(byFile)).toEqual(["frontdesk/v1/turn.proto", "google/protobuf/timestamp.proto", "google/protobuf/struct.proto"]);
-    expect(unknown?.messageResponse).toEqual(
-      expect.objectContaining({ case: "errorResponse", value: expect.objectContaining({ errorCode: Code.NotFound }) }),
-    );
+    expect(unknown?.messageResponse).toEqual(expect.objectContaining({ case: "errorResponse", value: expect.objectContaining({ errorCode: Code.NotFound }) }));
   });
 
   test("the descriptors are complete: a registry built from them knows every method and message", async () => {

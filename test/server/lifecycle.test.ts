@@ -11,18 +11,7 @@ import { AgentService, type StreamTurnResponse } from "../../gen/frontdesk/v1/ag
 import { HealthCheckResponse_ServingStatus as Status } from "../../gen/grpc/health/v1/health_pb.js";
 import { ConfigError } from "../../src/config/config.js";
 import { buildServer } from "../../src/server/server.js";
-import {
-  ACME_KEY,
-  answerResult,
-  FakeTurnService,
-  progress,
-  silentLogger,
-  sleep,
-  startServer,
-  testConfig,
-  untilAborted,
-  waitFor,
-} from "./helpers.js";
+import { ACME_KEY, answerResult, FakeTurnService, progress, silentLogger, sleep, startServer, testConfig, untilAborted, waitFor } from "./helpers.js";
 
 const turn = { threadId: "t-1", userId: "u-1", text: "hi" };
 
@@ -35,9 +24,23 @@ describe("TLS", () => {
     cert = path.join(dir, "cert.pem");
     key = path.join(dir, "key.pem");
     await promisify(execFile)("openssl", [
-      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
-      "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1,DNS:localhost",
     ]);
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -89,9 +92,7 @@ describe("bind policy", () => {
     const frontdesk = build({ FRONTDESK_API_KEYS: "", FRONTDESK_HOST: "0.0.0.0" });
     const err = await frontdesk.listen().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as Error).message).toBe(
-      "refusing to listen on 0.0.0.0 without API keys: set FRONTDESK_API_KEYS, bind to 127.0.0.1, or set FRONTDESK_ALLOW_PUBLIC_BIND=true",
-    );
+    expect((err as Error).message).toBe("refusing to listen on 0.0.0.0 without API keys: set FRONTDESK_API_KEYS, bind to 127.0.0.1, or set FRONTDESK_ALLOW_PUBLIC_BIND=true");
     expect(frontdesk.server.listening).toBe(false);
   });
 

@@ -5,18 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import type { StreamTurnResponse } from "../../gen/frontdesk/v1/agent_service_pb.js";
 import { ThreadClosedSchema, ThreadStatus } from "../../gen/frontdesk/v1/thread_pb.js";
 import { AnswerKind, EscalationReason, Phase } from "../../gen/frontdesk/v1/turn_pb.js";
-import {
-  ACME_KEY,
-  answerResult,
-  escalation,
-  type FakeTurnService,
-  progress,
-  sleep,
-  startServer,
-  untilAborted,
-  waitFor,
-  type Running,
-} from "./helpers.js";
+import { ACME_KEY, answerResult, escalation, type FakeTurnService, progress, sleep, startServer, untilAborted, waitFor, type Running } from "./helpers.js";
 
 const turn = { threadId: "t-1", userId: "u-1", text: "Is third-party cover mandatory?", requestId: "r-1" };
 
@@ -71,16 +60,7 @@ describe("StreamTurn", () => {
         seen = m.event.value.seq;
       } else log.push(`client got ${m.event.case}`);
     }
-    expect(log).toEqual([
-      "fake emits 1",
-      "client got 1",
-      "fake emits 2",
-      "client got 2",
-      "fake emits 3",
-      "client got 3",
-      "fake returns",
-      "client got result",
-    ]);
+    expect(log).toEqual(["fake emits 1", "client got 1", "fake emits 2", "client got 2", "fake emits 3", "client got 3", "fake returns", "client got result"]);
     expect(received.filter((m) => m.event.case === "result")).toHaveLength(1);
     expect(received.at(-1)?.event.case).toBe("result");
     const second = received[1]?.event;

@@ -120,7 +120,10 @@ describe("over the wire: INVALID_ARGUMENT naming the field, and nothing runs", (
   });
 
   test("GetThread with a malformed thread_id", async () => {
-    const err = await s.client().getThread({ threadId: "a b" }).catch((e: unknown) => ConnectError.from(e));
+    const err = await s
+      .client()
+      .getThread({ threadId: "a b" })
+      .catch((e: unknown) => ConnectError.from(e));
     expect(err).toMatchObject({ code: Code.InvalidArgument, rawMessage: "thread_id: must be 1-128 characters of [A-Za-z0-9._:-]" });
     expect(s.fake.threadCalls).toHaveLength(0);
   });

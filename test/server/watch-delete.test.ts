@@ -121,9 +121,11 @@ describe("WatchThread and WatchTenant", () => {
   });
 
   test("refuses a bad thread id with INVALID_ARGUMENT and too many watchers with RESOURCE_EXHAUSTED", async () => {
-    const bad = await failure((async () => {
-      for await (const _ of s.client().watchThread({ threadId: "bad/id" })) break;
-    })());
+    const bad = await failure(
+      (async () => {
+        for await (const _ of s.client().watchThread({ threadId: "bad/id" })) break;
+      })(),
+    );
     expect(bad.code).toBe(Code.InvalidArgument);
     expect(bad.rawMessage).toMatch(/^thread_id:/u);
 
@@ -132,9 +134,11 @@ describe("WatchThread and WatchTenant", () => {
     try {
       const first = reader(small.client().watchTenant({}, { signal: controller.signal }));
       await waitFor(() => first.events.length === 1);
-      const second = await failure((async () => {
-        for await (const _ of small.client().watchTenant({})) break;
-      })());
+      const second = await failure(
+        (async () => {
+          for await (const _ of small.client().watchTenant({})) break;
+        })(),
+      );
       expect(second.code).toBe(Code.ResourceExhausted);
       controller.abort();
       await first.ended;

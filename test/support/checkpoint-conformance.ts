@@ -88,7 +88,12 @@ const suiteIt = Object.assign((name: string, body?: Body, timeout?: number) => r
     (title: string, body: (item: C) => unknown, timeout?: number) => {
       // Only the "$field" form is used (list tests); any other would be titled wrongly here, so refuse it.
       if (title.includes("%")) throw new Error(`unsupported it.each title format in the conformance suite: ${title}`);
-      for (const item of cases) register(title.replace(/\$(\w+)/gu, (_, field: string) => String(item[field])), () => body(item), timeout);
+      for (const item of cases)
+        register(
+          title.replace(/\$(\w+)/gu, (_, field: string) => String(item[field])),
+          () => body(item),
+          timeout,
+        );
     },
 });
 

@@ -98,8 +98,28 @@ const STATUS_NAMES: Record<number, string> = {
 
 /** The fields of Gemini's `Schema` object (generationConfig.responseSchema). */
 const SCHEMA_FIELDS = new Set([
-  "type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties", "required", "minProperties",
-  "maxProperties", "minLength", "maxLength", "pattern", "example", "anyOf", "propertyOrdering", "default", "items", "minimum", "maximum",
+  "type",
+  "format",
+  "title",
+  "description",
+  "nullable",
+  "enum",
+  "maxItems",
+  "minItems",
+  "properties",
+  "required",
+  "minProperties",
+  "maxProperties",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "example",
+  "anyOf",
+  "propertyOrdering",
+  "default",
+  "items",
+  "minimum",
+  "maximum",
 ]);
 const SCHEMA_TYPES = new Set(["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"]);
 
@@ -186,10 +206,15 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     if (req.method !== "POST" || route === null) throw new ApiError(404, `${req.method} ${url.pathname} is not a method of this API`);
     const header = req.headers["x-goog-api-key"];
     const apiKey = (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get("key");
-    if (apiKey === undefined || apiKey === null || apiKey === "") throw new ApiError(403, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.");
+    if (apiKey === undefined || apiKey === null || apiKey === "")
+      throw new ApiError(
+        403,
+        "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+      );
     if (options.apiKey !== undefined && apiKey !== options.apiKey) throw new ApiError(400, "API key not valid. Please pass a valid API key.");
     const model = route[2]!;
-    if (options.models !== undefined && !options.models.includes(model)) throw new ApiError(404, `models/${model} is not found for API version ${route[1]}, or is not supported for ${route[3]}.`);
+    if (options.models !== undefined && !options.models.includes(model))
+      throw new ApiError(404, `models/${model} is not found for API version ${route[1]}, or is not supported for ${route[3]}.`);
     let body: unknown;
     try {
       body = JSON.parse(raw) as unknown;
@@ -204,7 +229,8 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     if (!Array.isArray(b.contents) || b.contents.length === 0) throw new ApiError(400, "* GenerateContentRequest.contents: contents is not specified");
     for (const [i, content] of b.contents.entries()) {
       if (!Array.isArray(content.parts) || content.parts.length === 0) throw new ApiError(400, `* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.`);
-      if (content.role !== undefined && content.role !== "user" && content.role !== "model") throw new ApiError(400, `* GenerateContentRequest.contents[${i}].role: Please use a valid role: user, model.`);
+      if (content.role !== undefined && content.role !== "user" && content.role !== "model")
+        throw new ApiError(400, `* GenerateContentRequest.contents[${i}].role: Please use a valid role: user, model.`);
     }
     const responseSchema = b.generationConfig?.responseSchema;
     if (responseSchema !== undefined) {
@@ -236,7 +262,8 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     if (b.requests.length > 100) throw new ApiError(400, "* BatchEmbedContentsRequest.requests: at most 100 requests can be in one batch");
     for (const [i, request] of b.requests.entries()) {
       if (request.model !== `models/${model}`) throw new ApiError(400, `* BatchEmbedContentsRequest.requests[${i}].model: the model must be models/${model}`);
-      if (request.content?.parts === undefined || request.content.parts.length === 0) throw new ApiError(400, `* BatchEmbedContentsRequest.requests[${i}].content: content is not specified`);
+      if (request.content?.parts === undefined || request.content.parts.length === 0)
+        throw new ApiError(400, `* BatchEmbedContentsRequest.requests[${i}].content: content is not specified`);
     }
     return { texts: b.requests.map((r) => textOf(r.content?.parts)), dimensions: b.requests[0]?.outputDimensionality ?? dimensionsDefault };
   }
@@ -305,7 +332,12 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
 
 /** The chunk blocks of a prompt (as src/models/gemini/prompts.ts writes them), in order. */
 export function chunksInPrompt(prompt: string): Array<{ id: string; text: string }> {
-  const unescapeXml = (v: string) => v.replace(/&quot;/gu, '"').replace(/&lt;/gu, "<").replace(/&gt;/gu, ">").replace(/&amp;/gu, "&");
+  const unescapeXml = (v: string) =>
+    v
+      .replace(/&quot;/gu, '"')
+      .replace(/&lt;/gu, "<")
+      .replace(/&gt;/gu, ">")
+      .replace(/&amp;/gu, "&");
   return [...prompt.matchAll(/<chunk id="([^"]*)"[^>]*>\n([\s\S]*?)\n<\/chunk>/gu)].map((m) => ({ id: unescapeXml(m[1]!), text: m[2]! }));
 }
 

@@ -94,7 +94,14 @@ function route(collections: Map<string, Collection>, request: RecordedRequest): 
       points_count: collection.points.size,
       segments_count: 1,
       config: {
-        params: { vectors: collection.vectors, sparse_vectors: collection.sparseVectors, shard_number: 1, replication_factor: 1, write_consistency_factor: 1, on_disk_payload: true },
+        params: {
+          vectors: collection.vectors,
+          sparse_vectors: collection.sparseVectors,
+          shard_number: 1,
+          replication_factor: 1,
+          write_consistency_factor: 1,
+          on_disk_payload: true,
+        },
         hnsw_config: { m: 16, ef_construct: 100, full_scan_threshold: 10000, max_indexing_threads: 0, on_disk: false },
         optimizer_config: { deleted_threshold: 0.2, vacuum_min_vector_number: 1000, default_segment_number: 0, flush_interval_sec: 5 },
         ...(collection.metadata === undefined ? {} : { metadata: collection.metadata }),

@@ -72,4 +72,3 @@ export function decodeStatus(bytes: Uint8Array): { code: number; message: string
   }
   return status;
 }
-

@@ -104,9 +104,7 @@ describe("the span tree of one turn", () => {
   it("joins the caller's trace (traceparent) and marks a refused call with its code", async () => {
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
     const parentSpanId = "00f067aa0ba902b7";
-    await expect(
-      server.client.turn({ threadId: "trace-2", userId: "u-1", text: " " }, { headers: { traceparent: `00-${traceId}-${parentSpanId}-01` } }),
-    ).rejects.toThrow(/text/u);
+    await expect(server.client.turn({ threadId: "trace-2", userId: "u-1", text: " " }, { headers: { traceparent: `00-${traceId}-${parentSpanId}-01` } })).rejects.toThrow(/text/u);
     const rpc = only(await finished(), "frontdesk.v1.AgentService/Turn");
     expect(rpc.spanContext().traceId).toBe(traceId);
     expect(rpc.parentSpanContext?.spanId).toBe(parentSpanId);

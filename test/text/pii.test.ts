@@ -109,7 +109,10 @@ describe("finding personal data", () => {
     ];
     for (const value of written) {
       const found = findPersonalData(`call me on ${value} tonight`);
-      expect(found.map((m) => [m.kind, m.canonical]), value).toEqual([["mobile", "09121234567"]]);
+      expect(
+        found.map((m) => [m.kind, m.canonical]),
+        value,
+      ).toEqual([["mobile", "09121234567"]]);
       expect(`call me on ${value} tonight`.slice(found[0]!.start, found[0]!.end).replace(/^\u200E/u, ""), value).toBe(value.replace(/^\u200E/u, ""));
     }
     // Ten digits 9… are a mobile only when the user says so.

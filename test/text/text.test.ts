@@ -53,12 +53,7 @@ describe("extractNumbers", () => {
 
 describe("splitSentences", () => {
   it("splits on Latin and Persian punctuation but not inside decimals", () => {
-    expect(splitSentences("The rate is 1.5 percent. It applies yearly! Is it? Yes")).toEqual([
-      "The rate is 1.5 percent.",
-      "It applies yearly!",
-      "Is it?",
-      "Yes",
-    ]);
+    expect(splitSentences("The rate is 1.5 percent. It applies yearly! Is it? Yes")).toEqual(["The rate is 1.5 percent.", "It applies yearly!", "Is it?", "Yes"]);
     expect(splitSentences("فرانشیز ۱۰ درصد است. پوشش کامل است؟ بله")).toEqual(["فرانشیز ۱۰ درصد است.", "پوشش کامل است؟", "بله"]);
   });
   it("treats list items and lines as sentences and drops markers", () => {

@@ -4,13 +4,7 @@ import { ThreadSchema, ThreadStatus } from "../../gen/frontdesk/v1/thread_pb.js"
 import { EscalationReason, Phase, TurnResultSchema } from "../../gen/frontdesk/v1/turn_pb.js";
 import { ESCALATION_REASONS, type ThreadView } from "../../src/domain/turn.js";
 import { specEncodeGrpcMessage } from "../../src/server/grpc-message.js";
-import {
-  escalationReasonFromWire,
-  escalationReasonToWire,
-  progressToWire,
-  threadToWire,
-  turnResultToWire,
-} from "../../src/wire/index.js";
+import { escalationReasonFromWire, escalationReasonToWire, progressToWire, threadToWire, turnResultToWire } from "../../src/wire/index.js";
 import { createAsyncQueue } from "../../src/server/queue.js";
 import { answerResult, clarifyResult, escalateResult, escalation } from "../server/helpers.js";
 

@@ -32,11 +32,7 @@ export function generateNode(deps: AgentDeps) {
     }
 
     const regenerating = state.verification !== null && !state.verification.grounded;
-    const feedback = regenerating
-      ? state.verification!.failures
-          .map((f) => `Rejected: "${state.draft?.claims[f.claimIndex]?.text ?? ""}" (${f.reason})`)
-          .join("\n")
-      : undefined;
+    const feedback = regenerating ? state.verification!.failures.map((f) => `Rejected: "${state.draft?.claims[f.claimIndex]?.text ?? ""}" (${f.reason})`).join("\n") : undefined;
     const call = await callModel(
       deps,
       state,

@@ -52,7 +52,10 @@ export function gradeNode(deps: AgentDeps) {
     // One shared word ("Tehran" in a weather question) is not an answer: the reading must cover
     // most of the question.
     if (state.gate?.kind === "classifier" && state.gate.label === "out_of_scope" && (verdict.kind !== "answer" || verdict.coverage < grading.outOfScopeCoverage)) {
-      return { grading: { verdict: "insufficient", relevantChunkIds: [], method: "reader", options: [], why: verdict.kind === "insufficient" ? verdict.reason : "out of scope" }, intent: "out_of_scope" };
+      return {
+        grading: { verdict: "insufficient", relevantChunkIds: [], method: "reader", options: [], why: verdict.kind === "insufficient" ? verdict.reason : "out of scope" },
+        intent: "out_of_scope",
+      };
     }
 
     switch (verdict.kind) {
@@ -100,12 +103,21 @@ export function gradeNode(deps: AgentDeps) {
     // A reply to a clarifying question that picked none of its options and that the documents do
     // not answer: the question is asked again, and that counts toward the clarify budget.
     const pending = state.pendingClarify;
-    if (grade.verdict === "insufficient" && state.retrievalRounds >= budgets.retrievalRounds && state.gate?.kind === "clarify_reply" && pending !== null && pending.options.length > 0) {
+    if (
+      grade.verdict === "insufficient" &&
+      state.retrievalRounds >= budgets.retrievalRounds &&
+      state.gate?.kind === "clarify_reply" &&
+      pending !== null &&
+      pending.options.length > 0
+    ) {
       grade = { verdict: "ambiguous", relevantChunkIds: [], method: "clarify_reply", options: pending.options };
     }
     if (grade.verdict === "insufficient" && state.retrievalRounds >= budgets.retrievalRounds) {
       const detail = `nothing answers the question after ${state.retrievalRounds} retrieval round(s) (best score ${best.toFixed(2)}; ${grade.why ?? "model grade"})`;
-      update.escalation = topicHandoff(state.gate, deps.policy.restrictedTopic(state.turn!.text), `the documents do not answer (${detail})`) ?? { reason: "insufficient_retrieval", detail };
+      update.escalation = topicHandoff(state.gate, deps.policy.restrictedTopic(state.turn!.text), `the documents do not answer (${detail})`) ?? {
+        reason: "insufficient_retrieval",
+        detail,
+      };
     }
     if (grade.verdict === "ambiguous" && state.clarifyStreak >= budgets.clarifyStreak) {
       update.escalation = {

@@ -25,7 +25,14 @@ function productsOf(outcome: TurnOutcome, state: AgentStateValue): string[] {
   if (outcome.kind === "clarify") return outcome.options.map((o) => o.product);
   if (outcome.kind === "answer") {
     const products = new Map(state.hits.flatMap((h) => [h.chunk, ...h.neighbors]).map((c) => [c.chunkId, c.product]));
-    return [...new Set(outcome.claims.flatMap((c) => c.chunkIds).map((id) => products.get(id)).filter((p): p is string => p !== undefined))];
+    return [
+      ...new Set(
+        outcome.claims
+          .flatMap((c) => c.chunkIds)
+          .map((id) => products.get(id))
+          .filter((p): p is string => p !== undefined),
+      ),
+    ];
   }
   return [];
 }

@@ -209,13 +209,7 @@ export function triageNode(deps: AgentDeps) {
     const verdict = gateVerdict({ policy: deps.policy, gates: deps.gates, text: turn.text, pendingClarify: state.pendingClarify, history: state.history });
     if (verdict.kind === "decided") return verdict.decision;
     const { reading } = verdict;
-    const call = await callModel(
-      deps,
-      state,
-      "triage",
-      { text: turn.text, language: state.language, history: state.history, candidate: CANDIDATES[reading.label] },
-      config.signal,
-    );
+    const call = await callModel(deps, state, "triage", { text: turn.text, language: state.language, history: state.history, candidate: CANDIDATES[reading.label] }, config.signal);
     if (call.kind !== "ok") return { ...call.accounting, escalation: call.escalation };
     const { intent } = call.output;
     // Knowledge against the rest. "Not knowledge" keeps the classifier's handoff class when it

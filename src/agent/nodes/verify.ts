@@ -90,7 +90,10 @@ export function verifyNode(deps: AgentDeps) {
       outcome: {
         kind: "answer",
         answerKind: "grounded",
-        text: joinClaims(draft.claims.map((c) => c.text), state.language),
+        text: joinClaims(
+          draft.claims.map((c) => c.text),
+          state.language,
+        ),
         claims: draft.claims,
         citations,
         confidence: draft.confidence,

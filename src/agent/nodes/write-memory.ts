@@ -9,8 +9,27 @@ import type { AgentStateUpdate, AgentStateValue } from "../state.js";
 const FACT_NOUNS = "car|vehicle|wife|husband|spouse|kids|children|son|daughter|family|parents|home|house|apartment|flat|phone|laptop";
 const ENGLISH_FACT = new RegExp(`\\b(i|we)('m|'re|'ve| am| are| have| own| drive| live| got)\\b|\\b(my|our) (${FACT_NOUNS})\\b`, "iu");
 const PERSIAN_FACT_WORDS = new Set([
-  "دارم", "داریم", "هستم", "هستیم", "ام", "هایم", "هام", "ماشینم", "خودروم", "همسرم", "شوهرم", "خانمم", "گوشیم", "موبایلم",
-  "پدرم", "مادرم", "فرزندانم", "بچه‌هایم", "لپتاپم", "متاهلم", "مجردم",
+  "دارم",
+  "داریم",
+  "هستم",
+  "هستیم",
+  "ام",
+  "هایم",
+  "هام",
+  "ماشینم",
+  "خودروم",
+  "همسرم",
+  "شوهرم",
+  "خانمم",
+  "گوشیم",
+  "موبایلم",
+  "پدرم",
+  "مادرم",
+  "فرزندانم",
+  "بچه‌هایم",
+  "لپتاپم",
+  "متاهلم",
+  "مجردم",
 ]);
 
 /**

@@ -92,9 +92,7 @@ const VALUES: ValueBuilders = {
           }),
   }),
   verify: (input) => ({
-    claims: input.claims
-      .map((claim, index) => [`<claim index="${index}">`, block("statement", claim.text), chunksBlock(claim.chunks), "</claim>"].join("\n"))
-      .join("\n\n"),
+    claims: input.claims.map((claim, index) => [`<claim index="${index}">`, block("statement", claim.text), chunksBlock(claim.chunks), "</claim>"].join("\n")).join("\n\n"),
   }),
   extract_memory: (input) => ({ text: block("user_message", input.text), profile: profileBlock(input.profile) }),
 };

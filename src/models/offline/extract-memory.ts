@@ -11,7 +11,8 @@ import type { ExtractMemoryInput, ExtractMemoryOutput } from "../roles.js";
  */
 
 // --- safety -------------------------------------------------------------------------------------
-const FORGET = /(?<![\p{L}])(?:forget|don'?t (?:remember|store|save|keep)|do not (?:remember|store|save|keep)|delete (?:my|that|this)|فراموش|ذخیره نکن|به خاطر نسپار|یادت نماند|یادت نمونه|حذف کن|پاک کن)(?![\p{L}])/u;
+const FORGET =
+  /(?<![\p{L}])(?:forget|don'?t (?:remember|store|save|keep)|do not (?:remember|store|save|keep)|delete (?:my|that|this)|فراموش|ذخیره نکن|به خاطر نسپار|یادت نماند|یادت نمونه|حذف کن|پاک کن)(?![\p{L}])/u;
 // Long digit runs (national ids, card, account and phone numbers, IBANs): removed before any rule.
 const SENSITIVE_NUMBER = /(?:ir\s?)?\d[\d\s-]{6,}\d/giu;
 const SENSITIVE_MIN_DIGITS = 8;
@@ -104,7 +105,9 @@ const FA_MAKES = [
   "ولوو",
 ];
 const EN_MODELS = new Set(
-  "pars rio cerato sportage optima corolla camry yaris prius rav4 accent elantra tucson sonata santa tiggo arrizo l90 sandero logan megane x22 x33 x55 civic accord focus golf passat plus sport 2008 3008 5008 206 207 405 pars".split(" "),
+  "pars rio cerato sportage optima corolla camry yaris prius rav4 accent elantra tucson sonata santa tiggo arrizo l90 sandero logan megane x22 x33 x55 civic accord focus golf passat plus sport 2008 3008 5008 206 207 405 pars".split(
+    " ",
+  ),
 );
 const FA_MODELS = new Set("پارس پلاس اسپرت صندوقدار هاچبک".split(" "));
 
@@ -169,7 +172,8 @@ const FA_SINGLE = word("مجرد هستم|مجردم|ازدواج نکرده ا�
 const FA_MARRIED = word("متاهل هستم|متاهل هستیم|متاهلم|ازدواج کرده ام|همسرم|خانمم|شوهرم|همسر من");
 const EN_NO_CHILDREN = word("(?:i have|i've got|we have) no (?:kids|children)|(?:i|we) don'?t have (?:any )?(?:kids|children)|no kids|no children");
 const FA_NO_CHILDREN = word("(?:فرزند|بچه) ندارم|(?:فرزند|بچه) نداریم|فرزندی ندارم|بچه ای ندارم");
-const EN_COUNT = /(?<![\p{L}\p{N}])(\d|a|an|one|two|three|four|five|six)\s+(?:(?:little|young|small|grown-up|adult)\s+)?(kids?|children|child|sons?|daughters?)(?![\p{L}])(?!\s+(?:policy|policies|plan|plans|insurance|cover))/gu;
+const EN_COUNT =
+  /(?<![\p{L}\p{N}])(\d|a|an|one|two|three|four|five|six)\s+(?:(?:little|young|small|grown-up|adult)\s+)?(kids?|children|child|sons?|daughters?)(?![\p{L}])(?!\s+(?:policy|policies|plan|plans|insurance|cover))/gu;
 // Persian counts only with a verb of having: «دو فرزند دارم».
 const FA_COUNT = /(?<![\p{L}\p{N}])(\d|یک|یه|دو|سه|چهار|پنج|شش)\s+(?:تا\s+)?(?:فرزند|بچه|پسر|دختر)(?:\s+[\p{L}]+)?\s+(?:دارم|داریم)(?![\p{L}])/gu;
 // English counts only after a word of having or belonging: "I have two kids", "my wife and two kids".
@@ -261,12 +265,16 @@ function extractProducts(folded: string): string[] {
 const EN_HOME_TYPES: Record<string, string> = { apartment: "apartment", flat: "apartment", condo: "apartment", house: "house", villa: "villa", studio: "apartment" };
 // A home type the user lives in or owns, within the same sentence: "I live in an apartment in
 // Tehran", "I have a car and a house in Karaj". Not "house insurance": that is a product.
-const EN_LIVE = /(?<![\p{L}])(?:i|we)\s+(?:live|am living|are living|rent|own|have|bought|reside|stay)(?![\p{L}])[^.?!;]{0,40}?(?<![\p{L}])(apartment|flat|condo|house|villa|studio)(?![\p{L}])(?!\s+(?:insurance|policy|cover|plan))(?:\s+in\s+([\p{L}][\p{L}-]*(?:\s+[\p{L}][\p{L}-]*)?))?/u;
+const EN_LIVE =
+  /(?<![\p{L}])(?:i|we)\s+(?:live|am living|are living|rent|own|have|bought|reside|stay)(?![\p{L}])[^.?!;]{0,40}?(?<![\p{L}])(apartment|flat|condo|house|villa|studio)(?![\p{L}])(?!\s+(?:insurance|policy|cover|plan))(?:\s+in\s+([\p{L}][\p{L}-]*(?:\s+[\p{L}][\p{L}-]*)?))?/u;
 // "I live in Tehran": a city the user capitalised, without a home type.
 const EN_LIVE_CITY = /(?<![\p{L}])(?:I|we|We)\s+(?:live|reside|am living|are living)\s+in\s+(\p{Lu}[\p{L}-]+)/u;
 const EN_HOME_IS = /(?<![\p{L}])my\s+(?:home|house|place)\s+is\s+(?:an?\s+)?(apartment|flat|condo|house|villa|studio)/u;
 const EN_STOP_CITY = new Set(["a", "an", "the", "my", "our", "and", "with", "for", "apartment", "flat", "house", "villa", "it", "there", "here"]);
-const FA_CITIES = `تهران مشهد اصفهان شیراز تبریز کرج اهواز قم کرمانشاه رشت ارومیه زاهدان همدان یزد اردبیل بندرعباس اراک زنجان سنندج قزوین کرمان گرگان ساری بوشهر کیش خرم‌آباد بیرجند سمنان یاسوج ایلام شهرکرد بجنورد`.split(/\s+/u);
+const FA_CITIES =
+  `تهران مشهد اصفهان شیراز تبریز کرج اهواز قم کرمانشاه رشت ارومیه زاهدان همدان یزد اردبیل بندرعباس اراک زنجان سنندج قزوین کرمان گرگان ساری بوشهر کیش خرم‌آباد بیرجند سمنان یاسوج ایلام شهرکرد بجنورد`.split(
+    /\s+/u,
+  );
 const FA_HOME_CUE = word("زندگی می کنم|زندگی میکنم|زندگی می کنیم|ساکن|می نشینم|خانه ام|خانه‌ام|منزلم|منزل ما|آپارتمانم|اجاره|خانه من|منزل من");
 const FA_HOME_TYPE = /(?<![\p{L}])(آپارتمان|ویلا|خانه ویلایی|ویلایی)(?:ی)?(?![\p{L}])/u;
 

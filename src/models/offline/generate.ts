@@ -3,17 +3,7 @@ import type { Claim, EvidenceChunk, GenerateInput, GenerateOutput } from "../rol
 import { AMOUNT_QUESTION, evidenceWeights, GENERIC_TERMS, isProductWord, missingEverywhere, QUESTION_NOISE } from "./lexicon.js";
 import { chunkSentences, introducesList, sectionOf, type ChunkSentence } from "./sentences.js";
 import type { OfflineThresholds } from "./thresholds.js";
-import {
-  analyzeTerms,
-  clamp01,
-  contentTerms,
-  coverage,
-  isPersianTerm,
-  round2,
-  termBag,
-  type ContextBag,
-  type TermBag,
-} from "./terms.js";
+import { analyzeTerms, clamp01, contentTerms, coverage, isPersianTerm, round2, termBag, type ContextBag, type TermBag } from "./terms.js";
 
 /**
  * Extractive answering. Only chunks in the reply language are used; each is split into
@@ -118,8 +108,7 @@ export function generate(input: GenerateInput, thresholds: OfflineThresholds): G
   const weights = evidenceWeights(terms, chunkBags);
   // A specific question term no chunk contains ("skiing") means the chunks talk around the
   // question: only a sentence covering nearly everything else may answer.
-  const required =
-    missingEverywhere(terms, chunkBags).length > 0 ? Math.max(thresholds.answerCoverage, thresholds.unmatchedTermCoverage) : thresholds.answerCoverage;
+  const required = missingEverywhere(terms, chunkBags).length > 0 ? Math.max(thresholds.answerCoverage, thresholds.unmatchedTermCoverage) : thresholds.answerCoverage;
   const amountQuestion = AMOUNT_QUESTION.test(foldForMatch(`${input.userText} ${input.query}`));
   // On regeneration the agent's feedback quotes the rejected sentences; never offer them again.
   const rejected = foldForMatch(input.feedback ?? "");
@@ -190,7 +179,12 @@ export function generate(input: GenerateInput, thresholds: OfflineThresholds): G
   );
 
   const union = termBag(claimed.flatMap((c) => [...c.bag.terms]));
-  const unionCoverage = coverage(terms, union, weights, claimed.flatMap((c) => c.contexts)).ratio;
+  const unionCoverage = coverage(
+    terms,
+    union,
+    weights,
+    claimed.flatMap((c) => c.contexts),
+  ).ratio;
   const bestScore = Math.max(...claimed.map((c) => clamp01(c.chunk.score)));
   const claims: Claim[] = claimed.map((c) => ({ text: c.text, chunkIds: [c.chunk.chunkId] }));
   return { claims, answered: true, confidence: round2(clamp01(0.85 * unionCoverage + 0.15 * bestScore)) };
@@ -198,9 +192,7 @@ export function generate(input: GenerateInput, thresholds: OfflineThresholds): G
 
 function selectSentences(best: Candidate, candidates: readonly Candidate[], terms: readonly string[], thresholds: OfflineThresholds): Candidate[] {
   const chosen: Candidate[] = [best];
-  const close = candidates.filter(
-    (c) => c !== best && c.chunk.product === best.chunk.product && c.score >= best.score * thresholds.extraSentenceRatio,
-  );
+  const close = candidates.filter((c) => c !== best && c.chunk.product === best.chunk.product && c.score >= best.score * thresholds.extraSentenceRatio);
 
   // First: sentences adding question terms the answer does not state yet. Terms the best
   // sentence's heading or title already gives count as stated.

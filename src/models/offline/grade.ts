@@ -39,9 +39,7 @@ const NON_NAMING = new Set(analyzeTerms("premium price pay payment your قیمت
 
 /** Words that name a product: its title and key, without generic and commercial words. */
 function nameTerms(chunk: EvidenceChunk): Set<string> {
-  return new Set(
-    analyzeTerms(`${chunk.title} ${chunk.product.replace(/[-_]/gu, " ")}`).filter((t) => !GENERIC_TERMS.has(t) && !NON_NAMING.has(t)),
-  );
+  return new Set(analyzeTerms(`${chunk.title} ${chunk.product.replace(/[-_]/gu, " ")}`).filter((t) => !GENERIC_TERMS.has(t) && !NON_NAMING.has(t)));
 }
 
 export function grade(input: GradeInput, thresholds: OfflineThresholds): GradeOutput {

@@ -71,9 +71,7 @@ export function domainsOf(terms: readonly string[]): Set<Domain> {
 }
 
 /** Generic carriers of the topic: kept in merged queries, but they do not name a product. */
-export const GENERIC_TERMS: ReadonlySet<string> = analyzedSet(
-  `insurance insured insure policy policies cover coverage covered plan بیمه بیمه‌نامه نامه پوشش`,
-);
+export const GENERIC_TERMS: ReadonlySet<string> = analyzedSet(`insurance insured insure policy policies cover coverage covered plan بیمه بیمه‌نامه نامه پوشش`);
 
 /**
  * In-scope vocabulary: a message with content but none of these is out of scope. "Strong" terms
@@ -128,10 +126,7 @@ export const FAMILY_PHRASES: ReadonlyArray<readonly [RegExp, FamilyRole]> = [
   [/(?<![\p{L}\p{N}])(?:kids|kid|children|child|sons|son|daughters|daughter|babies|baby)(?![\p{L}\p{N}])/gu, "children"],
   [/(?<![\p{L}\p{N}])(?:پدر و مادر(?:م|مان|ش)?|والدین(?:م|مان|ش)?|پدرم|مادرم)(?![\p{L}\p{N}])/gu, "parents"],
   [/(?<![\p{L}\p{N}])(?:همسر(?:م|ش|مان|تان)?|خانمم|شوهرم)(?![\p{L}\p{N}])/gu, "spouse"],
-  [
-    /(?<![\p{L}\p{N}])(?:بچه ?(?:های|ها)(?: ?(?:م|ام|ش|اش|مان))?|بچه ?(?:ام|م)|بچه|فرزندان(?:م|مان|ش)?|فرزند(?:ان|م|ش)?|پسرم|دخترم)(?![\p{L}\p{N}])/gu,
-    "children",
-  ],
+  [/(?<![\p{L}\p{N}])(?:بچه ?(?:های|ها)(?: ?(?:م|ام|ش|اش|مان))?|بچه ?(?:ام|م)|بچه|فرزندان(?:م|مان|ش)?|فرزند(?:ان|م|ش)?|پسرم|دخترم)(?![\p{L}\p{N}])/gu, "children"],
 ];
 
 /** Words that only glue an elliptical follow-up together ("what about…", «…چطور؟»). */
@@ -160,7 +155,8 @@ export const FA_KNOWN_NOUNS: ReadonlySet<string> = new Set(
 );
 
 /** Questions answered by a number (amount, limit, duration, opening hours): numbers get a small bonus. */
-export const AMOUNT_QUESTION = /(?<![\p{L}])(?:how much|how many|how long|hours|opening|what time|when|ساعت|ساعات|چه ساعتی|چه زمانی|price|prices|cost|costs|premium|premiums|limit|limits|maximum|minimum|deductible|excess|amount|fee|fees|rate|rates|percent|percentage|ceiling|cap|چقدر|چه قدر|چند|مبلغ|قیمت|هزینه|سقف|حداکثر|حداقل|فرانشیز|درصد|نرخ|مدت|حق بیمه)(?![\p{L}])|%/u;
+export const AMOUNT_QUESTION =
+  /(?<![\p{L}])(?:how much|how many|how long|hours|opening|what time|when|ساعت|ساعات|چه ساعتی|چه زمانی|price|prices|cost|costs|premium|premiums|limit|limits|maximum|minimum|deductible|excess|amount|fee|fees|rate|rates|percent|percentage|ceiling|cap|چقدر|چه قدر|چند|مبلغ|قیمت|هزینه|سقف|حداکثر|حداقل|فرانشیز|درصد|نرخ|مدت|حق بیمه)(?![\p{L}])|%/u;
 
 /** Generic words ("insurance", "cover") count half in coverage: every passage of the corpus has them. */
 const GENERIC_WEIGHT = 0.5;

@@ -164,12 +164,7 @@ export type ContextBag = readonly [bag: TermBag, weight: number];
  * the heading above a sentence) counts with that context's weight: it says what the passage is
  * about, not what it states.
  */
-export function coverage(
-  queryTerms: readonly string[],
-  bag: TermBag,
-  weights?: ReadonlyMap<string, number>,
-  contexts: readonly ContextBag[] = [],
-): Coverage {
+export function coverage(queryTerms: readonly string[], bag: TermBag, weights?: ReadonlyMap<string, number>, contexts: readonly ContextBag[] = []): Coverage {
   let total = 0;
   let found = 0;
   const matched: string[] = [];
@@ -203,9 +198,7 @@ function escapeRegExp(text: string): string {
  * `faSuffix` also accepts a Persian pronoun/plural suffix after the phrase («قسطم», «بیمه‌نامه‌ام»).
  */
 export function phraseRegex(phrases: readonly string[], options: { faSuffix?: boolean } = {}): RegExp {
-  const alternatives = [...new Set(phrases.map((p) => escapeRegExp(foldForMatch(p)).replace(/ /gu, "\\s?")))]
-    .sort((a, b) => b.length - a.length)
-    .join("|");
+  const alternatives = [...new Set(phrases.map((p) => escapeRegExp(foldForMatch(p)).replace(/ /gu, "\\s?")))].sort((a, b) => b.length - a.length).join("|");
   const suffix = options.faSuffix === true ? "(?:\\s?(?:هایمان|هایم|های|ها|ام|ات|اش|مان|تان|شان|م|ت|ش))?" : "";
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives})${suffix}(?![\\p{L}\\p{N}])`, "u");
 }
@@ -241,8 +234,7 @@ const EN_NEGATIONS = new Set([
 const FA_NEGATIONS = new Set(["هیچ", "بدون", "مستثنی", "مستثنا", "نه"]);
 // Persian negative verbs: the prefix ن on a verb stem (نمی‌شود، ندارد، نیست، نخواهد…). Listed by
 // stem because many nouns start with ن (نامه، نرخ، نماینده).
-const FA_NEGATIVE_VERB =
-  /^(?:نمی|نیست|ندار|نخواه|نباید|نشد|نشو|نکرد|نکن|نگیر|نپرداز|نپذیر|ندهد|نداد|نده|نبود|نباش|نرس|نتوان|نمیتوان|نگرد|نیاید|نمیشود)/u;
+const FA_NEGATIVE_VERB = /^(?:نمی|نیست|ندار|نخواه|نباید|نشد|نشو|نکرد|نکن|نگیر|نپرداز|نپذیر|ندهد|نداد|نده|نبود|نباش|نرس|نتوان|نمیتوان|نگرد|نیاید|نمیشود)/u;
 
 /** How many negation words the text contains (English and Persian). */
 export function negationCount(text: string): number {

@@ -62,7 +62,8 @@ const HUMAN = phraseRegex([
   "مشاور",
   "نیروی انسانی",
 ]);
-const BARE_HANDOFF = /^(?:human|operator|agent|representative|real person|a human|human please|operator please|agent please|اپراتور|کارشناس|انسان|اپراتور لطفا|کارشناس لطفا)[\s.!?]*$/u;
+const BARE_HANDOFF =
+  /^(?:human|operator|agent|representative|real person|a human|human please|operator please|agent please|اپراتور|کارشناس|انسان|اپراتور لطفا|کارشناس لطفا)[\s.!?]*$/u;
 const HUMAN_STRONG = phraseRegex(["human", "real person", "live agent", "human agent", "operator", "representative", "اپراتور", "انسان", "آدم واقعی", "نیروی انسانی"]);
 
 // --- chitchat -------------------------------------------------------------------------------------
@@ -141,7 +142,8 @@ const CHITCHAT_TERMS = new Set(
 );
 
 // --- account: the user's own records, which need identity -----------------------------------------
-const EN_RECORD = /(?<![\p{L}])(?:my|our)\s+(?:[\p{L}-]+\s+){0,3}?(claims?|polic(?:y|ies)|payments?|instal(?:l)?ments?|premiums?|refunds?|reimbursement|balance|account|invoices?|bills?|case|file|application|request|renewal|insurance|cover(?:age)?|contract|card|debt)(?![\p{L}])/u;
+const EN_RECORD =
+  /(?<![\p{L}])(?:my|our)\s+(?:[\p{L}-]+\s+){0,3}?(claims?|polic(?:y|ies)|payments?|instal(?:l)?ments?|premiums?|refunds?|reimbursement|balance|account|invoices?|bills?|case|file|application|request|renewal|insurance|cover(?:age)?|contract|card|debt)(?![\p{L}])/u;
 const EN_STRONG_RECORD = /^(?:instal(?:l)?ments?|refunds?|reimbursement|balance|account|invoices?|bills?|debt|case|application|request)$/u;
 const EN_STATE = phraseRegex([
   "status",
@@ -187,14 +189,9 @@ const EN_STATE = phraseRegex([
   "remaining",
   "left to pay",
 ]);
-const EN_CHANGE = /(?<![\p{L}])(?:change|update|correct|edit|modify)\s+(?:my|our)\s+(?:[\p{L}]+\s+)?(?:address|phone|mobile|email|e-mail|name|bank|contact|details|number|iban)(?![\p{L}])/u;
-const EN_DIRECT = phraseRegex([
-  "did you receive my",
-  "have you received my",
-  "did you get my",
-  "how much do i owe",
-  "what do i owe",
-]);
+const EN_CHANGE =
+  /(?<![\p{L}])(?:change|update|correct|edit|modify)\s+(?:my|our)\s+(?:[\p{L}]+\s+)?(?:address|phone|mobile|email|e-mail|name|bank|contact|details|number|iban)(?![\p{L}])/u;
+const EN_DIRECT = phraseRegex(["did you receive my", "have you received my", "did you get my", "how much do i owe", "what do i owe"]);
 
 const FA_RECORD = phraseRegex(
   [
@@ -223,13 +220,7 @@ const FA_RECORD = phraseRegex(
   ].flatMap((noun) => [`${noun}م`, `${noun} ام`, `${noun} من`, `${noun} ما`, `${noun} های من`, `${noun}هایم`, `${noun} هایم`]),
 );
 const FA_STRONG_RECORD = phraseRegex(
-  ["قسط", "اقساط", "بازپرداخت", "استرداد", "بدهی", "پرونده", "درخواست"].flatMap((noun) => [
-    `${noun}م`,
-    `${noun} ام`,
-    `${noun} من`,
-    `${noun} هایم`,
-    `${noun}هایم`,
-  ]),
+  ["قسط", "اقساط", "بازپرداخت", "استرداد", "بدهی", "پرونده", "درخواست"].flatMap((noun) => [`${noun}م`, `${noun} ام`, `${noun} من`, `${noun} هایم`, `${noun}هایم`]),
 );
 const FA_STATE = phraseRegex([
   "وضعیت",
@@ -288,20 +279,7 @@ const PROCEDURE = phraseRegex([
   "میتوانم",
   "امکان",
 ]);
-const COVERAGE = phraseRegex([
-  "cover",
-  "covers",
-  "covered",
-  "coverage",
-  "include",
-  "includes",
-  "included",
-  "pay for",
-  "پوشش",
-  "شامل",
-  "جبران",
-  "تحت پوشش",
-]);
+const COVERAGE = phraseRegex(["cover", "covers", "covered", "coverage", "include", "includes", "included", "pay for", "پوشش", "شامل", "جبران", "تحت پوشش"]);
 
 export function triage(input: TriageInput): TriageOutput {
   const folded = foldForMatch(input.text);

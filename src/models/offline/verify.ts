@@ -94,10 +94,7 @@ function check(claim: { text: string; chunks: EvidenceChunk[] }, thresholds: Off
     if (claimNegations !== sourceNegations) {
       return {
         supported: false,
-        reason:
-          claimNegations > sourceNegations
-            ? `negation not in ${where}: the claim negates what the source affirms`
-            : `${where} negates what the claim affirms`,
+        reason: claimNegations > sourceNegations ? `negation not in ${where}: the claim negates what the source affirms` : `${where} negates what the claim affirms`,
       };
     }
   }

@@ -129,7 +129,13 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
       } else {
         const checkpointId = write.config.configurable?.["checkpoint_id"];
         if (typeof checkpointId !== "string") throw new Error("pending writes without a checkpoint_id");
-        const rows = await this._dumpWrites(threadKey, ns, checkpointId, write.taskId, write.writes.map(([channel, value]) => [channel, value]));
+        const rows = await this._dumpWrites(
+          threadKey,
+          ns,
+          checkpointId,
+          write.taskId,
+          write.writes.map(([channel, value]) => [channel, value]),
+        );
         if (rows.length === 0) continue;
         // Same rule as PostgresSaver.putWrites: special channels replace, others keep the first write.
         const replace = write.writes.every(([channel]) => channel in WRITES_IDX_MAP);
@@ -183,9 +189,7 @@ export class FrontdeskPostgresSaver extends PostgresSaver {
     const blobs = await this._dumpBlobs(threadKey, ns, write.checkpoint.channel_values, write.newVersions);
     const tuples = blobs.map((row) => `(${row.map((value) => `$${params.push(value)}`).join(", ")})`);
     const insertBlobs =
-      tuples.length === 0
-        ? ""
-        : `new_blobs AS (${INSERT_BLOBS} VALUES ${tuples.join(", ")} ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING RETURNING 1),`;
+      tuples.length === 0 ? "" : `new_blobs AS (${INSERT_BLOBS} VALUES ${tuples.join(", ")} ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING RETURNING 1),`;
     await client.query(
       `WITH ${insertBlobs}
         new_checkpoint AS (

@@ -156,10 +156,11 @@ export async function createPostgresTurnEvents(options: PostgresTurnEventsOption
     const client = await pool.connect();
     try {
       await client.query("BEGIN");
-      const inserted = await client.query<{ id: string }>(
-        "INSERT INTO frontdesk_event_payloads (tenant_id, thread_id, payload) VALUES ($1, $2, $3) RETURNING id::text AS id",
-        [event.tenantId, event.threadId, JSON.stringify(event.payload)],
-      );
+      const inserted = await client.query<{ id: string }>("INSERT INTO frontdesk_event_payloads (tenant_id, thread_id, payload) VALUES ($1, $2, $3) RETURNING id::text AS id", [
+        event.tenantId,
+        event.threadId,
+        JSON.stringify(event.payload),
+      ]);
       await client.query("DELETE FROM frontdesk_event_payloads WHERE created_at < now() - make_interval(secs => $1)", [options.payloadRetentionSeconds]);
       // In the same transaction: the row is visible by the time anyone hears of it.
       await client.query("SELECT pg_notify($1, $2)", [TURN_EVENTS_CHANNEL, JSON.stringify({ t: event.tenantId, h: event.threadId, ref: inserted.rows[0]!.id })]);

@@ -33,4 +33,3 @@ export function createFilePersistence(dataDir: string, watch: FanoutOptions = DE
     },
   };
 }
-

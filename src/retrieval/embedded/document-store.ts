@@ -2,15 +2,7 @@ import type Database from "better-sqlite3";
 import { isLanguage } from "../../text/language.js";
 import type { Chunker } from "../hybrid/chunker.js";
 import { hashContent } from "../hybrid/content-hash.js";
-import {
-  pageTokenField,
-  encodePageToken,
-  parseChunkId,
-  type DocumentIndex,
-  type DocumentPage,
-  type RemoveOutcome,
-  type UpsertStatus,
-} from "../document-index.js";
+import { pageTokenField, encodePageToken, parseChunkId, type DocumentIndex, type DocumentPage, type RemoveOutcome, type UpsertStatus } from "../document-index.js";
 import { checkChunks, countInstructionChunks, type IngestionCheck } from "../instructions.js";
 import type { SourceDocument } from "../types.js";
 
@@ -47,10 +39,7 @@ export function createMemoryDocumentStore(): DocumentStore {
     },
     delete: (tenantId, id) => documents.delete(key(tenantId, id)),
     has: (tenantId, id) => documents.has(key(tenantId, id)),
-    all: () =>
-      [...documents.entries()]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([, stored]) => ({ ...stored.document })),
+    all: () => [...documents.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, stored]) => ({ ...stored.document })),
     count: () => documents.size,
   };
 }
@@ -164,9 +153,7 @@ export function createStoreDocumentIndex(options: StoreDocumentIndexOptions): Do
     },
     async listDocuments(tenantId, listOptions): Promise<DocumentPage> {
       const after = pageTokenField(listOptions.pageToken, "after");
-      const all = store
-        .all()
-        .filter((d) => d.tenantId === tenantId && d.id > after && (listOptions.domain === undefined || d.domain === listOptions.domain));
+      const all = store.all().filter((d) => d.tenantId === tenantId && d.id > after && (listOptions.domain === undefined || d.domain === listOptions.domain));
       const page = all.slice(0, listOptions.pageSize);
       const last = page[page.length - 1];
       return {

@@ -23,10 +23,7 @@ export type ChunkPredicate = (chunk: Chunk) => boolean;
 export function compileFilter(filter: ChunkFilter): ChunkPredicate {
   const { tenantId, domain } = filter;
   const ids = filter.documentIds === undefined ? undefined : new Set(filter.documentIds);
-  return (chunk) =>
-    chunk.tenantId === tenantId &&
-    (domain === undefined || chunk.domain === domain) &&
-    (ids === undefined || ids.has(chunk.documentId));
+  return (chunk) => chunk.tenantId === tenantId && (domain === undefined || chunk.domain === domain) && (ids === undefined || ids.has(chunk.documentId));
 }
 
 /** A scored search hit, best first. */

@@ -177,9 +177,7 @@ export function createFollowingDocumentIndex(options: FollowingDocumentIndexOpti
     async listDocuments(tenantId, listOptions): Promise<DocumentPage> {
       const after = pageTokenField(listOptions.pageToken, "after");
       await syncForRead();
-      const all = retriever
-        .listDocuments(tenantId)
-        .filter((document) => document.id > after && (listOptions.domain === undefined || document.domain === listOptions.domain));
+      const all = retriever.listDocuments(tenantId).filter((document) => document.id > after && (listOptions.domain === undefined || document.domain === listOptions.domain));
       const page = all.slice(0, listOptions.pageSize);
       const last = page[page.length - 1];
       return { documents: page, nextPageToken: all.length > page.length && last !== undefined ? encodePageToken({ after: last.id }) : "" };

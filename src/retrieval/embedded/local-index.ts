@@ -1,11 +1,4 @@
-import {
-  pageTokenField,
-  encodePageToken,
-  type DocumentIndex,
-  type DocumentPage,
-  type RemoveOutcome,
-  type UpsertOutcome,
-} from "../document-index.js";
+import { pageTokenField, encodePageToken, type DocumentIndex, type DocumentPage, type RemoveOutcome, type UpsertOutcome } from "../document-index.js";
 import type { SourceDocument } from "../types.js";
 import type { DocumentStore } from "./document-store.js";
 import type { EmbeddedRetriever } from "./retriever.js";
@@ -98,9 +91,7 @@ export function createLocalDocumentIndex(options: LocalDocumentIndexOptions): Lo
 
     async listDocuments(tenantId, listOptions): Promise<DocumentPage> {
       const after = pageTokenField(listOptions.pageToken, "after");
-      const all = retriever
-        .listDocuments(tenantId)
-        .filter((document) => document.id > after && (listOptions.domain === undefined || document.domain === listOptions.domain));
+      const all = retriever.listDocuments(tenantId).filter((document) => document.id > after && (listOptions.domain === undefined || document.domain === listOptions.domain));
       const documents = all.slice(0, listOptions.pageSize);
       const last = documents[documents.length - 1];
       return { documents, nextPageToken: all.length > documents.length && last !== undefined ? encodePageToken({ after: last.id }) : "" };

@@ -35,7 +35,10 @@ export function createCachedEmbedder(embedder: Embedder, db: Database.Database):
       });
       const missing = out.flatMap((vector, i) => (vector === undefined ? [i] : []));
       if (missing.length > 0) {
-        const fresh = await embedder.embed(missing.map((i) => texts[i] ?? ""), signal);
+        const fresh = await embedder.embed(
+          missing.map((i) => texts[i] ?? ""),
+          signal,
+        );
         const rows: { hash: string; vector: Float32Array }[] = [];
         missing.forEach((position, j) => {
           const vector = fresh[j];

@@ -34,11 +34,7 @@ export function bm25TfWeight(tf: number, docLength: number, averageLength: numbe
  * Qdrant sparse vector built from these weights, with the collection's `modifier: idf`, gives
  * the same BM25 as this index (Qdrant's IDF is the formula in `bm25Idf`).
  */
-export function bm25TermWeights(
-  terms: readonly string[],
-  averageLength: number,
-  params: Bm25Parameters = DEFAULT_BM25,
-): Map<string, number> {
+export function bm25TermWeights(terms: readonly string[], averageLength: number, params: Bm25Parameters = DEFAULT_BM25): Map<string, number> {
   const counts = countTerms(terms);
   const weights = new Map<string, number>();
   for (const [term, tf] of counts) weights.set(term, bm25TfWeight(tf, terms.length, averageLength, params));

@@ -37,7 +37,15 @@ export function createChunker(options: ChunkerOptions = {}): Chunker {
   if (!Number.isInteger(maxUnits) || maxUnits < 1) throw new RangeError(`maxUnits must be a positive integer, got ${maxUnits}`);
   const analyze = (document: SourceDocument): { chunks: Chunk[]; warnings: DocumentWarning[] } => {
     const { blocks, warnings } = markdownBlocks(document.body, { title: document.title, maxTableRows });
-    const metadata = { id: document.id, title: document.title, product: document.product, domain: document.domain, lang: document.lang, source: document.source ?? document.id, mediaType: "text/markdown" as const };
+    const metadata = {
+      id: document.id,
+      title: document.title,
+      product: document.product,
+      domain: document.domain,
+      lang: document.lang,
+      source: document.source ?? document.id,
+      mediaType: "text/markdown" as const,
+    };
     const units = toUnits({ metadata, blocks }, { maxUnitChars: maxChars, maxUnits });
     return { chunks: units.units.map((unit) => chunkOf(unit, document)), warnings: [...warnings, ...units.warnings] };
   };
@@ -68,7 +76,14 @@ function unitOf(unit: Unit): ChunkUnit {
     case "item":
       return { kind: "item", leadIn: unit.leadIn, item: unit.item };
     case "row":
-      return { kind: "row", table: unit.table, caption: unit.caption, rowLabel: unit.rowLabel, cells: unit.cells.map((cell) => ({ ...cell })), rowHeaderColumn: unit.rowHeaderColumn };
+      return {
+        kind: "row",
+        table: unit.table,
+        caption: unit.caption,
+        rowLabel: unit.rowLabel,
+        cells: unit.cells.map((cell) => ({ ...cell })),
+        rowHeaderColumn: unit.rowHeaderColumn,
+      };
   }
 }
 

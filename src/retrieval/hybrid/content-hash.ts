@@ -8,5 +8,7 @@ import type { SourceDocument } from "../types.js";
 export function hashContent(document: SourceDocument): string {
   // The source path is not content: moving a file must not re-embed it.
   const { title, product, domain, lang, body } = document;
-  return createHash("sha256").update(JSON.stringify([title, product, domain, lang, body])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([title, product, domain, lang, body]))
+    .digest("hex");
 }

@@ -34,7 +34,5 @@ export function rrf(lists: readonly (readonly string[])[], k = 60): FusedItem[] 
       item.bestRank = Math.min(item.bestRank, rank);
     });
   });
-  return [...items.values()]
-    .sort((a, b) => b.score - a.score || a.bestRank - b.bestRank || a.firstSeen - b.firstSeen)
-    .map(({ id, score, ranks }) => ({ id, score, ranks }));
+  return [...items.values()].sort((a, b) => b.score - a.score || a.bestRank - b.bestRank || a.firstSeen - b.firstSeen).map(({ id, score, ranks }) => ({ id, score, ranks }));
 }

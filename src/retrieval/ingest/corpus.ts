@@ -61,7 +61,10 @@ export function documentFromFields(get: (field: string) => string | undefined, o
   if (missing.length > 0) return invalid(missing[0] ?? "id", `missing ${fieldsLabel}: ${missing.join(", ")}`);
   const problem = checkMetadataValues(values, options.maxIdChars ?? DEFAULT_LIMITS.maxIdChars);
   if (problem !== null) return invalid(problem.field, problem.reason);
-  const body = (get("body") ?? "").replace(/^\uFEFF/u, "").replace(/\r\n?/gu, "\n").trim();
+  const body = (get("body") ?? "")
+    .replace(/^\uFEFF/u, "")
+    .replace(/\r\n?/gu, "\n")
+    .trim();
   if (body === "") return invalid("body", "empty body");
   const { id, title, product, domain, lang } = values;
   // Checked above; narrows the type.

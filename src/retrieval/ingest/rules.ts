@@ -16,9 +16,7 @@ export interface DocumentRules {
   maxIdChars: number;
 }
 
-export type DocumentCheck =
-  | { kind: "ok"; chunkCount: number; warnings: DocumentWarning[] }
-  | { kind: "invalid"; field: "title" | "body"; reason: string };
+export type DocumentCheck = { kind: "ok"; chunkCount: number; warnings: DocumentWarning[] } | { kind: "invalid"; field: "title" | "body"; reason: string };
 
 /**
  * Checks an otherwise valid document against the size limits, and chunks it once to do so (a NUL

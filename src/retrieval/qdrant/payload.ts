@@ -100,7 +100,14 @@ function unitPayload(unit: ChunkUnit): UnitPayload {
     case "item":
       return { kind: "item", lead_in: unit.leadIn, item: unit.item };
     case "row":
-      return { kind: "row", table: unit.table, caption: unit.caption, row_label: unit.rowLabel, cells: unit.cells.map((cell) => ({ ...cell })), row_header_column: unit.rowHeaderColumn };
+      return {
+        kind: "row",
+        table: unit.table,
+        caption: unit.caption,
+        row_label: unit.rowLabel,
+        cells: unit.cells.map((cell) => ({ ...cell })),
+        row_header_column: unit.rowHeaderColumn,
+      };
   }
 }
 
@@ -146,7 +153,9 @@ function unitFromPayload(value: unknown): ChunkUnit | null {
       const { table, caption, row_label: rowLabel, cells, row_header_column: rowHeaderColumn } = value;
       if (typeof table !== "string" || !nullableString(caption) || !nullableString(rowLabel) || !Array.isArray(cells)) return null;
       if (!(rowHeaderColumn === null || (typeof rowHeaderColumn === "number" && Number.isInteger(rowHeaderColumn)))) return null;
-      const parsed = cells.map((cell) => (isRecord(cell) && typeof cell["header"] === "string" && typeof cell["value"] === "string" ? { header: cell["header"], value: cell["value"] } : null));
+      const parsed = cells.map((cell) =>
+        isRecord(cell) && typeof cell["header"] === "string" && typeof cell["value"] === "string" ? { header: cell["header"], value: cell["value"] } : null,
+      );
       if (parsed.some((cell) => cell === null)) return null;
       return { kind: "row", table, caption, rowLabel, cells: parsed as { header: string; value: string }[], rowHeaderColumn };
     }

@@ -72,7 +72,13 @@ export function createQdrantIndex(options: QdrantIndexOptions): QdrantIndex {
   return {
     ensureCollection: (signal) => ensureCollection(client, embedder, record, signal),
     countOutdated: async (signal) =>
-      (await client.call<Schemas["CountResult"]>("count", (init) => client.api.countPoints({ collection_name: client.collection, filter: outdatedFilter(), exact: false }, init), signal)).count,
+      (
+        await client.call<Schemas["CountResult"]>(
+          "count",
+          (init) => client.api.countPoints({ collection_name: client.collection, filter: outdatedFilter(), exact: false }, init),
+          signal,
+        )
+      ).count,
     retrieve: reader.retrieve,
     listDocuments: reader.listDocuments,
     getChunk: reader.getChunk,

@@ -40,7 +40,8 @@ export function queryRequest(
 ): Schemas["QueryRequest"] {
   const filter = requestFilter(request);
   const prefetch: Schemas["Prefetch"][] = [];
-  if (vectors.sparse.indices.length > 0) prefetch.push({ query: { indices: vectors.sparse.indices, values: vectors.sparse.values }, using: SPARSE_VECTOR, filter, limit: options.candidates });
+  if (vectors.sparse.indices.length > 0)
+    prefetch.push({ query: { indices: vectors.sparse.indices, values: vectors.sparse.values }, using: SPARSE_VECTOR, filter, limit: options.candidates });
   if (vectors.dense.some((value) => value !== 0)) prefetch.push({ query: Array.from(vectors.dense), using: DENSE_VECTOR, filter, limit: options.candidates });
   return { prefetch, query: { rrf: { k: options.rrfK + 1 } }, filter, limit: options.candidates, with_payload: true, with_vector: false };
 }
@@ -90,12 +91,21 @@ export function createQdrantReader(options: QdrantReaderOptions): QdrantReader {
       }
       signal?.throwIfAborted();
 
-      const rerankScores = await rerank(reranker, request, fused.map((item) => item.chunk), signal);
+      const rerankScores = await rerank(
+        reranker,
+        request,
+        fused.map((item) => item.chunk),
+        signal,
+      );
       const kept = cut(rerankScores, request.topK, minScore).flatMap(({ position, score }) => {
         const item = fused[position];
         return item === undefined ? [] : [{ chunk: item.chunk, fusedScore: item.score, score }];
       });
-      const expansion = await neighbors(request.tenantId, kept.map((item) => item.chunk), signal);
+      const expansion = await neighbors(
+        request.tenantId,
+        kept.map((item) => item.chunk),
+        signal,
+      );
       const hits: RetrievedChunk[] = kept.map(({ chunk, fusedScore, score }) => ({
         chunk,
         score,

@@ -104,9 +104,14 @@ async function createIndex(client: CollectionClient, index: (typeof PAYLOAD_INDE
 
 function checkSchema(info: Schemas["CollectionInfo"], collection: string, embedder: Embedder, expected: CollectionRecord): void {
   const vectors = info.config.params.vectors;
-  const dense = vectors !== undefined && vectors !== null && typeof vectors === "object" && DENSE_VECTOR in vectors ? (vectors as Record<string, Schemas["VectorParams"]>)[DENSE_VECTOR] : undefined;
+  const dense =
+    vectors !== undefined && vectors !== null && typeof vectors === "object" && DENSE_VECTOR in vectors
+      ? (vectors as Record<string, Schemas["VectorParams"]>)[DENSE_VECTOR]
+      : undefined;
   if (dense === undefined) {
-    throw new CollectionSchemaError(`Qdrant collection ${collection} has no dense vector named "${DENSE_VECTOR}": it was not created by frontdesk; set FRONTDESK_QDRANT_COLLECTION to another name`);
+    throw new CollectionSchemaError(
+      `Qdrant collection ${collection} has no dense vector named "${DENSE_VECTOR}": it was not created by frontdesk; set FRONTDESK_QDRANT_COLLECTION to another name`,
+    );
   }
   if (dense.size !== embedder.dimension) {
     throw new CollectionSchemaError(
@@ -129,7 +134,9 @@ function checkSchema(info: Schemas["CollectionInfo"], collection: string, embedd
     }
     for (const key of ["sparse", "k1", "b", "averageLength"] as const) {
       if (fields.get(key) !== expected[key]) {
-        throw new CollectionSchemaError(`Qdrant collection ${collection} was filled with sparse weights ${key}=${String(fields.get(key))}, but ${String(expected[key])} is configured`);
+        throw new CollectionSchemaError(
+          `Qdrant collection ${collection} was filled with sparse weights ${key}=${String(fields.get(key))}, but ${String(expected[key])} is configured`,
+        );
       }
     }
   }

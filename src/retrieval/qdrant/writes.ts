@@ -40,7 +40,11 @@ export function createQdrantWriter(options: QdrantWriterOptions): QdrantWriter {
   const documentRecords = async (tenantId: string, documentIds: readonly string[], signal?: AbortSignal): Promise<Map<string, DocumentRecord>> => {
     const records = new Map<string, DocumentRecord>();
     if (documentIds.length === 0) return records;
-    const result = await client.scroll("scroll", { filter: recordsFilter(tenantId, documentIds), limit: documentIds.length, with_payload: RECORD_FIELDS, with_vector: false }, signal);
+    const result = await client.scroll(
+      "scroll",
+      { filter: recordsFilter(tenantId, documentIds), limit: documentIds.length, with_payload: RECORD_FIELDS, with_vector: false },
+      signal,
+    );
     for (const point of result.points) {
       const record = documentRecord(point.payload ?? {});
       if (record !== null) records.set(record.documentId, record);
@@ -50,7 +54,11 @@ export function createQdrantWriter(options: QdrantWriterOptions): QdrantWriter {
 
   const upsertTenantBatch = async (tenantId: string, documents: readonly SourceDocument[], signal?: AbortSignal): Promise<Map<SourceDocument, UpsertOutcome>> => {
     const outcomes = new Map<SourceDocument, UpsertOutcome>();
-    const existing = await documentRecords(tenantId, documents.map((document) => document.id), signal);
+    const existing = await documentRecords(
+      tenantId,
+      documents.map((document) => document.id),
+      signal,
+    );
     const changed: { document: SourceDocument; contentHash: string; chunks: Chunk[]; previous: DocumentRecord | undefined }[] = [];
     for (const document of documents) {
       const contentHash = hashContent(document);
@@ -61,7 +69,11 @@ export function createQdrantWriter(options: QdrantWriterOptions): QdrantWriter {
       }
       changed.push({ document, contentHash, chunks: chunker.chunk(document), previous: record });
     }
-    const vectors = await embedPassages(embedder, changed.flatMap((item) => item.chunks.map(searchableText)), signal);
+    const vectors = await embedPassages(
+      embedder,
+      changed.flatMap((item) => item.chunks.map(searchableText)),
+      signal,
+    );
     let offset = 0;
     const bodies: Schemas["PointStruct"][] = [];
     const markers: Schemas["PointStruct"][] = [];

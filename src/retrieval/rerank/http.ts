@@ -90,7 +90,12 @@ export function createHttpReranker(options: HttpRerankerOptions): Reranker {
       signal?.throwIfAborted();
       if (candidates.length === 0) return [];
       // What a cross-encoder reads: the title, the heading path and the text (no slug words).
-      const texts = candidates.map((chunk) => [chunk.title, chunk.section, chunk.text].filter((part) => part !== "").join("\n").slice(0, maxChars));
+      const texts = candidates.map((chunk) =>
+        [chunk.title, chunk.section, chunk.text]
+          .filter((part) => part !== "")
+          .join("\n")
+          .slice(0, maxChars),
+      );
       const payload = JSON.stringify(body(query, texts));
       return withRetry(() => once(payload, candidates.length, signal), retry, {
         ...(signal === undefined ? {} : { signal }),

@@ -74,8 +74,7 @@ export function createLexicalReranker(options: LexicalRerankerOptions = {}): Rer
         const idf = queryTerms.map((term) => stats.idf(term));
         const parts = computeParts(queryTerms, idf, chunkTerms(chunk, termsOf, analyzed), near);
         const language = rerankOptions.language !== undefined && chunk.lang === rerankOptions.language ? 1 : 0;
-        const score =
-          parts.coverage * (weights.coverage + weights.proximity * parts.proximity + weights.language * language) + weights.field * parts.field;
+        const score = parts.coverage * (weights.coverage + weights.proximity * parts.proximity + weights.language * language) + weights.field * parts.field;
         return Math.min(1, Math.max(0, score));
       });
     },

@@ -21,9 +21,7 @@ function tokens(text: string): string[] {
     // Typographic apostrophes would otherwise split "don’t" into "don" + "t".
     .replace(/[\u2018\u2019\u02BC]/gu, "'");
   const raw = normalized.match(/\d+(?:[.,]\d+)*%?|[\p{L}\p{M}\d'\u200C]+/gu) ?? [];
-  return raw
-    .map((w) => (/^\d/u.test(w) ? w.replace(/,/gu, "").replace(/%$/u, "") : w.replace(/^['\u200C]+|['\u200C]+$/gu, "")))
-    .filter((w) => w !== "");
+  return raw.map((w) => (/^\d/u.test(w) ? w.replace(/,/gu, "").replace(/%$/u, "") : w.replace(/^['\u200C]+|['\u200C]+$/gu, ""))).filter((w) => w !== "");
 }
 
 /** Splits normalised text into raw words. ZWNJ separates (کتاب‌ها → کتاب ها) so affixes can drop. */

@@ -178,7 +178,10 @@ describe("turns through the Gemini provider (fake API)", () => {
     expect(result.outcome.kind).toBe("answer");
     expect(roles()).toEqual(["generate"]);
     fake.calls.length = 0;
-    const escalated = await run(geminiHarness(() => ({ status: 500 }), bundleGates), "could you put a real human on the line");
+    const escalated = await run(
+      geminiHarness(() => ({ status: 500 }), bundleGates),
+      "could you put a real human on the line",
+    );
     expect(escalated.result.outcome).toMatchObject({ kind: "escalate", reason: "user_requested" });
     expect(roles()).toEqual([]);
   });

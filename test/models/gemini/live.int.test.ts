@@ -40,7 +40,10 @@ describe("live Gemini smoke test", () => {
           const key = r.reason !== undefined ? `${r.outcome}/${r.reason}` : r.outcome;
           outcomes[key] = (outcomes[key] ?? 0) + 1;
         }
-        const latencies = records.filter((r) => r.ran).map((r) => r.ms).sort((a, b) => a - b);
+        const latencies = records
+          .filter((r) => r.ran)
+          .map((r) => r.ms)
+          .sort((a, b) => a - b);
         console.log(formatDistribution("live Gemini", d));
         console.log(`  outcomes: ${JSON.stringify(outcomes)}`);
         console.log(

@@ -145,7 +145,7 @@ describe("the Gemini provider against a fake Generative Language API", () => {
     sequence({ json: OUTPUTS.generate });
     await provider().invoke("generate", { ...INPUTS.generate, language: "fa", feedback: 'Rejected: "The minimum is 6,000,000 rials." (number 6000000 not in the cited chunk)' });
     const call = fake.generateCalls()[0]!;
-    expect(call.user).toContain("Your previous draft was rejected by the grounding check:\nRejected: \"The minimum is 6,000,000 rials.\"");
+    expect(call.user).toContain('Your previous draft was rejected by the grounding check:\nRejected: "The minimum is 6,000,000 rials."');
     expect(call.system).toContain("Write every claim in Persian");
     expect(call.system).toContain("بیمه آرمان");
   });

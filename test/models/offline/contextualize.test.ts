@@ -17,9 +17,7 @@ describe("offline contextualize", () => {
   });
 
   it("replaces the family member of the previous query (wife → spouse)", async () => {
-    const history = [
-      turn("supplementary health insurance cover children", "en", "Does supplementary health insurance cover my children?"),
-    ];
+    const history = [turn("supplementary health insurance cover children", "en", "Does supplementary health insurance cover my children?")];
     const query = await rewrite("what about for my wife?", "en", history);
     expect(query).toContain("supplementary health");
     expect(query).toContain("spouse");
@@ -40,9 +38,7 @@ describe("offline contextualize", () => {
   });
 
   it("replaces the previous aspect with the new one", async () => {
-    expect(await rewrite("what about the deductible?", "en", [turn("motor body insurance cover flood")])).toBe(
-      "motor body insurance cover deductible",
-    );
+    expect(await rewrite("what about the deductible?", "en", [turn("motor body insurance cover flood")])).toBe("motor body insurance cover deductible");
     expect(await rewrite("what about flood?", "en", [turn("home insurance cover earthquake")])).toBe("home insurance cover flood");
   });
 
@@ -52,17 +48,13 @@ describe("offline contextualize", () => {
 
   it("starts a new topic when the turn names its own product", async () => {
     const history = [turn("supplementary health insurance price")];
-    expect(await rewrite("How much is third-party insurance for a Peugeot 206?", "en", history)).toBe(
-      "How much is third-party insurance for a Peugeot 206?",
-    );
+    expect(await rewrite("How much is third-party insurance for a Peugeot 206?", "en", history)).toBe("How much is third-party insurance for a Peugeot 206?");
     // Elliptical and with a product: the new product, asked about in the same way.
     expect(await rewrite("how about travel?", "en", history)).toBe("travel insurance price");
   });
 
   it("treats short contact questions as standalone", async () => {
-    expect(await rewrite("What are your call centre hours?", "en", [turn("motor body insurance cover flood")])).toBe(
-      "What are your call centre hours?",
-    );
+    expect(await rewrite("What are your call centre hours?", "en", [turn("motor body insurance cover flood")])).toBe("What are your call centre hours?");
   });
 
   it("merges Persian follow-ups (همسرم → همسر, pronoun suffixes)", async () => {
@@ -93,9 +85,7 @@ describe("offline contextualize", () => {
     const profile: UserProfile = { home: "apartment in Tehran", vehicle: "2019 Peugeot 206" };
     expect(await rewrite("Is my home covered against earthquake?", "en", [], profile)).toBe("Is my home covered against earthquake? apartment");
     // The make and model add nothing retrieval can use.
-    expect(await rewrite("Does body insurance cover my car against hail?", "en", [], profile)).toBe(
-      "Does body insurance cover my car against hail?",
-    );
+    expect(await rewrite("Does body insurance cover my car against hail?", "en", [], profile)).toBe("Does body insurance cover my car against hail?");
     expect(await rewrite("Is my motorbike covered?", "en", [], { vehicle: "motorcycle" })).toBe("Is my motorbike covered?");
   });
 });

@@ -112,7 +112,10 @@ describe.skipIf(DOCUMENTS.length < 20)("offline model on the bundled corpus", ()
       const claims = chunkSentences(c.text).map((s) => ({ text: s.text, chunks: [c] }));
       if (claims.length === 0) continue;
       const verdicts = await run("verify", { language: c.lang, claims });
-      expect(verdicts.claims.filter((v) => !v.supported), c.chunkId).toEqual([]);
+      expect(
+        verdicts.claims.filter((v) => !v.supported),
+        c.chunkId,
+      ).toEqual([]);
     }
   });
 });

@@ -31,11 +31,9 @@ const HEALTH_DENTAL_EN: Fixture = {
   product: "health-supplementary",
   domain: "health",
   lang: "en",
-  text: [
-    "## Dental care",
-    "Dental treatment is covered up to 20,000,000 rials per insured person per policy year.",
-    "Cosmetic dentistry and orthodontics are excluded.",
-  ].join("\n"),
+  text: ["## Dental care", "Dental treatment is covered up to 20,000,000 rials per insured person per policy year.", "Cosmetic dentistry and orthodontics are excluded."].join(
+    "\n",
+  ),
 };
 
 const MOTOR_BODY_DEDUCTIBLE_EN: Fixture = {

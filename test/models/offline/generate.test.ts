@@ -50,9 +50,7 @@ describe("offline generate", () => {
 
   it("answers with the third-party passengers sentence, not the body deductible", async () => {
     const out = await answer("motor third-party liability cover passengers", "en", ALL, "what about passengers?");
-    expect(texts(out)[0]).toBe(
-      "Motor third-party liability insurance covers bodily injury to third parties, including passengers in the insured vehicle.",
-    );
+    expect(texts(out)[0]).toBe("Motor third-party liability insurance covers bodily injury to third parties, including passengers in the insured vehicle.");
   });
 
   it("answers in Persian from Persian chunks only", async () => {
@@ -106,7 +104,13 @@ describe("offline generate", () => {
   it("skips sentences rejected in the feedback", async () => {
     const first = await answer("What is the minimum deductible for motor body insurance?", "en", [chunk(F.MOTOR_BODY_DEDUCTIBLE_EN)]);
     const rejected = first.claims[0]!.text;
-    const again = await answer("What is the minimum deductible for motor body insurance?", "en", [chunk(F.MOTOR_BODY_DEDUCTIBLE_EN)], undefined, `Rejected: "${rejected}" (number not in chunk)`);
+    const again = await answer(
+      "What is the minimum deductible for motor body insurance?",
+      "en",
+      [chunk(F.MOTOR_BODY_DEDUCTIBLE_EN)],
+      undefined,
+      `Rejected: "${rejected}" (number not in chunk)`,
+    );
     expect(texts(again)).not.toContain(rejected);
   });
 
@@ -117,11 +121,7 @@ describe("offline generate", () => {
       text: "## Dental care limits\n\nDental limits of the supplementary health plan are:\n\n- Fillings and root canals: up to 20,000,000 rials per year.\n- Orthodontics: not covered.",
     };
     const out = await answer("What are the dental limits of supplementary health?", "en", [listed]);
-    expect(texts(out)).toEqual([
-      "Dental limits of the supplementary health plan are:",
-      "Fillings and root canals: up to 20,000,000 rials per year.",
-      "Orthodontics: not covered.",
-    ]);
+    expect(texts(out)).toEqual(["Dental limits of the supplementary health plan are:", "Fillings and root canals: up to 20,000,000 rials per year.", "Orthodontics: not covered."]);
   });
 
   it("uses the chunk's section as the heading when the text has none", async () => {

@@ -72,9 +72,7 @@ describe("offline grade", () => {
     expect((await run("grade", { query: "قیمت بیمه بدنه", language: "fa", chunks: [body, tpl] })).verdict).toBe("sufficient");
     // The same product in two languages is one option, not two.
     const bodyEn = { ...chunk(F.MOTOR_BODY_PRICE_EN, 0.5) };
-    expect((await run("grade", { query: "premium", language: "en", chunks: [bodyEn, { ...bodyEn, chunkId: "motor-body-fa#1", lang: "fa" as const }] })).verdict).toBe(
-      "sufficient",
-    );
+    expect((await run("grade", { query: "premium", language: "en", chunks: [bodyEn, { ...bodyEn, chunkId: "motor-body-fa#1", lang: "fa" as const }] })).verdict).toBe("sufficient");
   });
 
   it("is insufficient without chunks or query terms", async () => {

@@ -23,10 +23,7 @@ interface Replica {
   index: FollowingDocumentIndex;
 }
 
-async function replica(
-  name: string,
-  options: { corpus?: SourceDocument[]; pollMs?: number; embedder?: Embedder; notified?: boolean } = {},
-): Promise<Replica> {
+async function replica(name: string, options: { corpus?: SourceDocument[]; pollMs?: number; embedder?: Embedder; notified?: boolean } = {}): Promise<Replica> {
   const connection = { connectionString: db.url, connectTimeoutMs: 1_500, statementTimeoutMs: 5_000, applicationName: `frontdesk-follow-${name}` };
   const real = await createPostgresDocumentStore({
     pool: createPool(connection, 4, silentLogger, name),
@@ -56,8 +53,7 @@ async function waitFor(check: () => boolean | Promise<boolean>, ms = 5_000): Pro
   }
 }
 
-const searchIds = async (r: Replica, tenantId: string, query: string) =>
-  (await r.retriever.retrieve({ tenantId, query, topK: 5 })).hits.map((hit) => hit.chunk.documentId);
+const searchIds = async (r: Replica, tenantId: string, query: string) => (await r.retriever.retrieve({ tenantId, query, topK: 5 })).hits.map((hit) => hit.chunk.documentId);
 
 beforeAll(async () => {
   db = await createTestDatabase("follow");
@@ -89,7 +85,10 @@ describe("embedded indexes following the shared document store", () => {
   });
 
   it("loads what is stored at start, over the corpus; a delete on one replica is NOT_FOUND on the other and brings back the corpus version", async () => {
-    const corpus = [sourceDocument({ tenantId: "t-del", id: "glass-en", body: "Corpus: glass is covered." }), sourceDocument({ tenantId: "t-del", id: "fixed", body: "Corpus only." })];
+    const corpus = [
+      sourceDocument({ tenantId: "t-del", id: "glass-en", body: "Corpus: glass is covered." }),
+      sourceDocument({ tenantId: "t-del", id: "fixed", body: "Corpus only." }),
+    ];
     const a = await replica("a2", { corpus });
     expect(await a.index.upsert([sourceDocument({ tenantId: "t-del", id: "glass-en", body: "Ingested: glass is covered twice." })])).toMatchObject([{ status: "replaced" }]);
     expect(await a.index.upsert([sourceDocument({ tenantId: "t-del", id: "fixed", body: "Corpus only." })])).toMatchObject([{ status: "unchanged" }]);

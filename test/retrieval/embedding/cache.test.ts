@@ -71,7 +71,9 @@ describe("createCachedEmbedder", () => {
       await cached.embed(["x"]);
       expect(calls).toBe(2);
       // The retriever still rejects them.
-      await expect(createEmbeddedRetriever({ embedder: cached }).add([{ id: "d", title: "T", product: "p", domain: "motor", lang: "en", body: "x", tenantId: "t" }])).rejects.toThrow(/dimension 8/u);
+      await expect(
+        createEmbeddedRetriever({ embedder: cached }).add([{ id: "d", title: "T", product: "p", domain: "motor", lang: "en", body: "x", tenantId: "t" }]),
+      ).rejects.toThrow(/dimension 8/u);
     } finally {
       db.close();
     }

@@ -36,13 +36,15 @@ describe("createGeminiEmbedder against a fake Gemini API", () => {
     createGeminiEmbedder({ apiKey: "test-key", dimension: 4, batchSize: 2, retry: FAST_RETRY, baseUrl: server.url, timeoutMs: 2_000, ...overrides });
 
   /** Answers batch and single requests with `vectorFor` of each text. */
-  const working = (dimension = 4) => (request: RecordedRequest) => {
-    if (request.url.endsWith(":batchEmbedContents")) {
-      return { body: { embeddings: batchRequests(request).map((r) => ({ values: vectorFor(r.content.parts[0]?.text ?? "", dimension) })) } };
-    }
-    const single = request.body as EmbedRequest;
-    return { body: { embedding: { values: vectorFor(single.content.parts[0]?.text ?? "", dimension) } } };
-  };
+  const working =
+    (dimension = 4) =>
+    (request: RecordedRequest) => {
+      if (request.url.endsWith(":batchEmbedContents")) {
+        return { body: { embeddings: batchRequests(request).map((r) => ({ values: vectorFor(r.content.parts[0]?.text ?? "", dimension) })) } };
+      }
+      const single = request.body as EmbedRequest;
+      return { body: { embedding: { values: vectorFor(single.content.parts[0]?.text ?? "", dimension) } } };
+    };
 
   it("embeds passages in batches as RETRIEVAL_DOCUMENT, keeps newlines and order, and normalises", async () => {
     server.requests.length = 0;
@@ -91,7 +93,9 @@ describe("createGeminiEmbedder against a fake Gemini API", () => {
   it("gives up after the last attempt with a DependencyError", async () => {
     server.requests.length = 0;
     server.handle(() => ({ status: 503, body: { error: { code: 503, message: "overloaded" } } }));
-    const error = await embedder().embed(["a"]).catch((e: unknown) => e);
+    const error = await embedder()
+      .embed(["a"])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DependencyError);
     expect((error as DependencyError).kind).toBe("server");
     expect(server.requests).toHaveLength(FAST_RETRY.maxAttempts);
@@ -114,7 +118,9 @@ describe("createGeminiEmbedder against a fake Gemini API", () => {
   it("refuses vectors of another dimension at once, naming the setting", async () => {
     server.requests.length = 0;
     server.handle(working(8));
-    const error = await embedder().embed(["a"]).catch((e: unknown) => e);
+    const error = await embedder()
+      .embed(["a"])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DependencyError);
     expect((error as DependencyError).kind).toBe("configuration");
     expect((error as Error).message).toMatch(/8-dimensional.*configured dimension is 4.*FRONTDESK_EMBEDDING_DIMENSION/u);
@@ -124,7 +130,9 @@ describe("createGeminiEmbedder against a fake Gemini API", () => {
   it("times out a stalled request, and rejects with the caller's reason on abort", async () => {
     server.requests.length = 0;
     server.handle(() => ({ delayMs: 500, body: { embeddings: [] } }));
-    const error = await embedder({ timeoutMs: 50, retry: { ...FAST_RETRY, maxAttempts: 2 } }).embed(["a"]).catch((e: unknown) => e);
+    const error = await embedder({ timeoutMs: 50, retry: { ...FAST_RETRY, maxAttempts: 2 } })
+      .embed(["a"])
+      .catch((e: unknown) => e);
     expect((error as DependencyError).kind).toBe("timeout");
     expect(server.requests).toHaveLength(2);
 

@@ -58,7 +58,11 @@ describe("createChunker", () => {
       [6, "Deductibles", "row", "Deductibles — Glass — Deductible: 5%"],
     ]);
     const [, , glass, racing, , body_, glassRow] = chunks;
-    expect(glass).toMatchObject({ chunkId: `motor-en#${contentHash("paragraph", "Windshields are covered once a year.")}`, sectionPath: ["Coverage", "Glass"], unit: { kind: "paragraph" } });
+    expect(glass).toMatchObject({
+      chunkId: `motor-en#${contentHash("paragraph", "Windshields are covered once a year.")}`,
+      sectionPath: ["Coverage", "Glass"],
+      unit: { kind: "paragraph" },
+    });
     expect(racing?.unit).toEqual({ kind: "item", leadIn: "The policy does not pay for:", item: "Racing." });
     expect(body_?.unit).toEqual({
       kind: "row",
@@ -94,7 +98,11 @@ describe("createChunker", () => {
     const chunks = createChunker({ maxChars: 120 }).chunk(doc(`## S\n\n${sentence} ${sentence} ${sentence}`, { title: "T" }));
     expect(chunks.map((c) => c.text)).toEqual([`${sentence} ${sentence}`, sentence]);
     const repeated = createChunker().chunk(doc("Same.\n\nOther.\n\nSame.", { title: "T" }));
-    expect(repeated.map((c) => c.chunkId)).toEqual([`motor-en#${contentHash("paragraph", "Same.")}`, `motor-en#${contentHash("paragraph", "Other.")}`, `motor-en#${contentHash("paragraph", "Same.")}-2`]);
+    expect(repeated.map((c) => c.chunkId)).toEqual([
+      `motor-en#${contentHash("paragraph", "Same.")}`,
+      `motor-en#${contentHash("paragraph", "Other.")}`,
+      `motor-en#${contentHash("paragraph", "Same.")}-2`,
+    ]);
   });
 
   it("bounds tables and units, and says so", () => {
@@ -123,7 +131,9 @@ describe("searchableText", () => {
 
 describe("neighborsOf", () => {
   const rows = Array.from({ length: 12 }, (_, i) => `| Plan ${i} | ${i} |`).join("\n");
-  const chunks: Chunk[] = createChunker().chunk(doc(`## A\n\nBefore.\n\n| Plan | Price |\n| --- | --- |\n${rows}\n\nAfter.\n\n| Other | Price |\n| --- | --- |\n| X | 1 |`, { title: "T" }));
+  const chunks: Chunk[] = createChunker().chunk(
+    doc(`## A\n\nBefore.\n\n| Plan | Price |\n| --- | --- |\n${rows}\n\nAfter.\n\n| Other | Price |\n| --- | --- |\n| X | 1 |`, { title: "T" }),
+  );
   const byText = (prefix: string): Chunk => chunks.find((c) => c.text.startsWith(prefix))!;
 
   it("gives a row the other rows of its table (the nearest ones up to tableRows), a paragraph its ± window and any table the window reaches into", () => {
@@ -138,7 +148,11 @@ describe("neighborsOf", () => {
     // The window reaches table A's last row and table X's first: both tables come whole.
     expect(after.filter((t) => t.startsWith("A — Plan"))).toHaveLength(12);
     expect(after.filter((t) => t.includes("X"))).toEqual(["A — X — Price: 1"]);
-    expect(neighborsOf(byText("After."), chunks, { window: 1, tableRows: 2 }).map((c) => c.text)).toEqual(["A — Plan 10 — Price: 10", "A — Plan 11 — Price: 11", "A — X — Price: 1"]);
+    expect(neighborsOf(byText("After."), chunks, { window: 1, tableRows: 2 }).map((c) => c.text)).toEqual([
+      "A — Plan 10 — Price: 10",
+      "A — Plan 11 — Price: 11",
+      "A — X — Price: 1",
+    ]);
     expect(neighborsOf(byText("After."), chunks, { window: 0, tableRows: 40 })).toEqual([]);
   });
 });

@@ -18,9 +18,19 @@ describe("rrf", () => {
 
   it("breaks ties by best rank, then by first appearance", () => {
     // x: ranks 1 and 3; y: 3 and 1 -> equal scores and best ranks; x is seen first.
-    expect(rrf([["x", "q", "y"], ["y", "q", "x"]]).map((f) => f.id)).toEqual(["x", "y", "q"]);
+    expect(
+      rrf([
+        ["x", "q", "y"],
+        ["y", "q", "x"],
+      ]).map((f) => f.id),
+    ).toEqual(["x", "y", "q"]);
     // p: one list at rank 2; r: one list at rank 2 too, in the later list.
-    expect(rrf([["z", "p"], ["z", "r"]]).map((f) => f.id)).toEqual(["z", "p", "r"]);
+    expect(
+      rrf([
+        ["z", "p"],
+        ["z", "r"],
+      ]).map((f) => f.id),
+    ).toEqual(["z", "p", "r"]);
   });
 
   it("depends on k: a small k rewards the top ranks", () => {

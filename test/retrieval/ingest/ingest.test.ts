@@ -19,7 +19,13 @@ import {
 import { sourceDocument } from "../helpers.js";
 
 const DOCUMENT_FIXTURES = join(import.meta.dirname, "..", "..", "documents", "fixtures");
-const rules: DocumentRules = { chunker: createChunker({ maxChars: 200, maxTableRows: 3 }), maxChunkChars: 400, maxDocumentChars: 5_000, maxFileBytes: 1024 * 1024, maxIdChars: 128 };
+const rules: DocumentRules = {
+  chunker: createChunker({ maxChars: 200, maxTableRows: 3 }),
+  maxChunkChars: 400,
+  maxDocumentChars: 5_000,
+  maxFileBytes: 1024 * 1024,
+  maxIdChars: 128,
+};
 
 const doc = sourceDocument;
 
@@ -108,7 +114,9 @@ describe("readDocuments", () => {
     ];
     const encoded = lines.map((line) => Buffer.from(line, "utf8"));
     // Line 8 is Windows-1256 bytes inside an otherwise valid JSON line.
-    encoded.push(Buffer.concat([Buffer.from('{"id":"j8","title":"', "utf8"), Buffer.from([0xc8, 0xed]), Buffer.from('","product":"p","domain":"travel","lang":"fa","body":"x"}', "utf8")]));
+    encoded.push(
+      Buffer.concat([Buffer.from('{"id":"j8","title":"', "utf8"), Buffer.from([0xc8, 0xed]), Buffer.from('","product":"p","domain":"travel","lang":"fa","body":"x"}', "utf8")]),
+    );
     encoded.push(Buffer.from(JSON.stringify({ id: "j1", title: "Again", product: "p", domain: "travel", lang: "en", body: "Duplicate." }), "utf8"));
     await writeFile(join(dir, "docs.jsonl"), Buffer.concat(encoded.flatMap((line) => [line, Buffer.from("\n")])));
   });
@@ -156,7 +164,9 @@ describe("readDocuments", () => {
   it("reads one file, and refuses inputs it does not understand", async () => {
     const results = await collect(readDocuments(join(dir, "docs", "a-good.md"), { tenantId: "acme" }));
     expect(results.map((r) => r.kind)).toEqual(["ok"]);
-    await expect(collect(readDocuments(join(dir, "docs", "notes.json"), { tenantId: "acme" }))).rejects.toThrow(/expected a directory, a .jsonl file, or a .md\/.markdown\/.txt\/.html\/.htm\/.docx\/.pdf file/u);
+    await expect(collect(readDocuments(join(dir, "docs", "notes.json"), { tenantId: "acme" }))).rejects.toThrow(
+      /expected a directory, a .jsonl file, or a .md\/.markdown\/.txt\/.html\/.htm\/.docx\/.pdf file/u,
+    );
   });
 });
 
@@ -250,7 +260,10 @@ describe("bad input, end to end (read, check, index)", () => {
     await writeFile(join(dir, "huge.pdf.metadata.json"), meta("huge"));
     // 5,000 rows: kept up to the row limit, with a warning.
     const rows = Array.from({ length: 5_000 }, (_, i) => `| Plan ${i} | ${i} |`).join("\n");
-    await writeFile(join(dir, "long-table.md"), `---\nid: long-table\ntitle: Prices\nproduct: travel\ndomain: travel\nlang: en\n---\n## Prices\n\n| Plan | Price |\n| --- | --- |\n${rows}\n`);
+    await writeFile(
+      join(dir, "long-table.md"),
+      `---\nid: long-table\ntitle: Prices\nproduct: travel\ndomain: travel\nlang: en\n---\n## Prices\n\n| Plan | Price |\n| --- | --- |\n${rows}\n`,
+    );
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -258,7 +271,13 @@ describe("bad input, end to end (read, check, index)", () => {
     const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder({ dimension: 64 }) });
     const index = createLocalDocumentIndex({ retriever, store: createMemoryDocumentStore() });
     const limits = { maxFileBytes: 20 * 1024 * 1024, maxTableRows: 1_000, maxIdChars: 128 };
-    const big: DocumentRules = { chunker: createChunker({ maxTableRows: 1_000 }), maxChunkChars: 1_500, maxDocumentChars: 200_000, maxFileBytes: limits.maxFileBytes, maxIdChars: 128 };
+    const big: DocumentRules = {
+      chunker: createChunker({ maxTableRows: 1_000 }),
+      maxChunkChars: 1_500,
+      maxDocumentChars: 200_000,
+      maxFileBytes: limits.maxFileBytes,
+      maxIdChars: 128,
+    };
     const report = await ingestDocuments(readDocuments(dir, { tenantId: "acme", limits }), { index, rules: big, batchDocuments: 10 });
     expect(report.failed.map((p) => [p.source.slice(dir.length + 1), p.reason])).toEqual([
       ["huge.pdf", `file too large: ${50 * 1024 * 1024} bytes (limit ${20 * 1024 * 1024} bytes)`],
@@ -267,7 +286,9 @@ describe("bad input, end to end (read, check, index)", () => {
     ]);
     expect(report.added).toBe(4);
     const warnings = report.warnings.map((w) => `${w.source.slice(dir.length + 1)}: ${w.code}`);
-    expect(warnings).toEqual(expect.arrayContaining(["long-table.md: table-truncated", "merged-cells.html: merged-cells", "mixed-scan.pdf: page-without-text", "ragged-table.md: ragged-row"]));
+    expect(warnings).toEqual(
+      expect.arrayContaining(["long-table.md: table-truncated", "merged-cells.html: merged-cells", "mixed-scan.pdf: page-without-text", "ragged-table.md: ragged-row"]),
+    );
     const long = (await index.listDocuments("acme", { pageSize: 10 })).documents.find((d) => d.id === "long-table");
     expect(long?.chunkCount).toBe(1_000);
     // A row of it is retrievable alone, and brings the nearest rows of its table (40 by default).
@@ -276,4 +297,3 @@ describe("bad input, end to end (read, check, index)", () => {
     expect(hits[0]?.neighbors).toHaveLength(40);
   });
 });
-

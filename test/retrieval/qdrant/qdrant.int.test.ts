@@ -63,10 +63,7 @@ if (url === undefined) {
       await index.ensureCollection();
       await index.upsert(documents);
       for (const query of ["deductible for hospital claims", "فرانشيز بیمارستان", "lost luggage compensation", "coverage limits bodily injury"]) {
-        const [mine, theirs] = await Promise.all([
-          index.retrieve({ query, tenantId: "acme", topK: 1 }),
-          embedded.retrieve({ query, tenantId: "acme", topK: 1 }),
-        ]);
+        const [mine, theirs] = await Promise.all([index.retrieve({ query, tenantId: "acme", topK: 1 }), embedded.retrieve({ query, tenantId: "acme", topK: 1 })]);
         expect(mine.hits[0]?.chunk.chunkId, query).toBe(theirs.hits[0]?.chunk.chunkId);
       }
     });

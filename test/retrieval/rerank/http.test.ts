@@ -26,7 +26,12 @@ describe("createHttpReranker against a fake /rerank service", () => {
   };
 
   it("speaks text-embeddings-inference: {query, texts} in, [{index, score}] in any order out", async () => {
-    reset(() => ({ body: [{ index: 1, score: 0.93 }, { index: 0, score: 0.12 }] }));
+    reset(() => ({
+      body: [
+        { index: 1, score: 0.93 },
+        { index: 0, score: 0.12 },
+      ],
+    }));
     const reranker = createHttpReranker({ url: `${server.url}/`, retry: FAST_RETRY });
     expect(await reranker.rerank("lost luggage", candidates)).toEqual([0.12, 0.93]);
     expect(server.requests).toHaveLength(1);
@@ -42,8 +47,23 @@ describe("createHttpReranker against a fake /rerank service", () => {
   });
 
   it("speaks the Jina/Cohere shape with a model and a bearer key, and cuts long texts", async () => {
-    reset(() => ({ body: { model: "m", results: [{ index: 0, relevance_score: 0.4 }, { index: 1, relevance_score: 1.7 }] } }));
-    const reranker = createHttpReranker({ url: `${server.url}/v1`, protocol: "jina", model: "jina-reranker-v2-base-multilingual", apiKey: "secret-key", maxChars: 10, retry: FAST_RETRY });
+    reset(() => ({
+      body: {
+        model: "m",
+        results: [
+          { index: 0, relevance_score: 0.4 },
+          { index: 1, relevance_score: 1.7 },
+        ],
+      },
+    }));
+    const reranker = createHttpReranker({
+      url: `${server.url}/v1`,
+      protocol: "jina",
+      model: "jina-reranker-v2-base-multilingual",
+      apiKey: "secret-key",
+      maxChars: 10,
+      retry: FAST_RETRY,
+    });
     // Scores are clamped to 0..1.
     expect(await reranker.rerank("q", candidates)).toEqual([0.4, 1]);
     const [request] = server.requests;
@@ -60,7 +80,16 @@ describe("createHttpReranker against a fake /rerank service", () => {
 
   it("retries 503 and 429, not 400", async () => {
     let failures = 2;
-    reset(() => (failures-- > 0 ? { status: failures === 1 ? 503 : 429 } : { body: [{ index: 0, score: 0.5 }, { index: 1, score: 0.6 }] }));
+    reset(() =>
+      failures-- > 0
+        ? { status: failures === 1 ? 503 : 429 }
+        : {
+            body: [
+              { index: 0, score: 0.5 },
+              { index: 1, score: 0.6 },
+            ],
+          },
+    );
     const retried: string[] = [];
     const reranker = createHttpReranker({ url: server.url, retry: FAST_RETRY, onRetry: (error) => retried.push(error.kind) });
     expect(await reranker.rerank("q", candidates)).toEqual([0.5, 0.6]);
@@ -73,7 +102,15 @@ describe("createHttpReranker against a fake /rerank service", () => {
 
   it("rejects replies that do not score every candidate exactly once", () => {
     expect(() => scoresFrom([{ index: 0, score: 0.5 }], 2)).toThrow(/no score for index 1/u);
-    expect(() => scoresFrom([{ index: 0, score: 0.5 }, { index: 0, score: 0.2 }], 1)).toThrow(/twice/u);
+    expect(() =>
+      scoresFrom(
+        [
+          { index: 0, score: 0.5 },
+          { index: 0, score: 0.2 },
+        ],
+        1,
+      ),
+    ).toThrow(/twice/u);
     expect(() => scoresFrom([{ index: 2, score: 0.5 }], 2)).toThrow(/outside 0..1/u);
     expect(() => scoresFrom([{ index: 0, score: "high" }], 1)).toThrow(/numeric score/u);
     expect(() => scoresFrom({ data: [] }, 1)).toThrow(DependencyError);

@@ -58,12 +58,7 @@ describe("createLexicalReranker", () => {
 
   it("takes IDF from the index statistics of the chunk's tenant", async () => {
     const index = createSparseIndex();
-    index.add([
-      chunk("a", "flood cover"),
-      chunk("b", "fire cover"),
-      chunk("c", "theft cover"),
-      chunk("x", "flood", { tenantId: "other" }),
-    ]);
+    index.add([chunk("a", "flood cover"), chunk("b", "fire cover"), chunk("c", "theft cover"), chunk("x", "flood", { tenantId: "other" })]);
     const lexical = createLexicalReranker({ termStats: (tenantId) => index.termStats(tenantId) });
     const [floodOnly, coverOnly] = await lexical.rerank("flood cover", [chunk("q", "flood"), chunk("r", "cover")]);
     const idfFlood = Math.log(1 + 2.5 / 1.5);
