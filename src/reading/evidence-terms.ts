@@ -17,7 +17,8 @@ const ASKING = new Set(
     میخواد میخوام میاد بیاد میره بره میگه بگه گفت گفتن شده میشه بشه میشن کنه میکنه میکنم بکنم داشته باشه باشه بود بودن
     چه چی چیه چیست چیزی چطور چطوری چگونه کدام کدوم کی کجا چرا چقدر چقدره چقد چند چنده چندمه آیا ایا لطفا لطفاً ممنون سلام
     میشه می شود میشود بشه باشه هست است هستش بگید بگین بگو بفرمایید بدونم میخوام میخواستم می خواهم خواهشا
-    دارم داره دارد دارید داریم کنم کنید میکنه میکند`),
+    دارم داره دارد دارید داریم کنم کنید میکنه میکند میده میدن میدین میدید بده بدن
+    kick kicks`),
 );
 
 export function isAsking(term: string): boolean {
@@ -146,21 +147,26 @@ export function absentTerms(taxonomy: Taxonomy, terms: readonly string[]): strin
 const FOCUS_PATTERNS: readonly RegExp[] = [
   /(?<![\p{L}])([\p{L}'-]{3,})\s+(?:insurance|insurence|insurances|cover|coverage|policy|policies)(?![\p{L}])/gu,
   /(?<![\p{L}])(?:insure|insured|cover|covers|covered|insurance for|cover for|policy for|coverage for|pay for|pays for|paid for)\s+(?:my\s+|a\s+|an\s+|the\s+|your\s+|our\s+)?([\p{L}'-]{3,})/gu,
-  /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|going|flight|flying|holiday|visit|visiting) to\s+([\p{L}'-]{3,})/gu,
   /(?<![\p{L}])(?:is|are)\s+(?:my\s+|a\s+|an\s+|the\s+)?([\p{L}'-]{3,})\s+(?:covered|insured|included)(?![\p{L}])/gu,
   /(?<![\p{L}])بیمه\s+([\p{L}\u200C]{2,})/gu,
   /(?<![\p{L}])([\p{L}\u200C]{2,})\s+(?:را|رو)\s+(?:پوشش|بیمه می|بیمه میکن|می\s?ده|میده|می\s?پرداز|میپرداز)/gu,
 ];
+
+/**
+ * A destination is what a yes/no question is about ("is it valid for a trip to Antarctica?"), but
+ * only a detail of a question that asks for an amount ("the price for a 5-day trip to Muscat").
+ */
+const DESTINATION = /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|going|flight|flying|holiday|visit|visiting) to\s+([\p{L}'-]{3,})/gu;
 
 const NOT_FOCUS = new Set(
   analyze(`the a an my your our this that what which it its any all every some travel home car health life your insurance cover policy
     plan plans price how much does do is are for with on of in nامه نامه هم هام چی چه این اون آن`),
 );
 
-export function focusTerms(text: string): string[] {
+export function focusTerms(text: string, asksAmount = false): string[] {
   const folded = text.toLowerCase();
   const out: string[] = [];
-  for (const pattern of FOCUS_PATTERNS) {
+  for (const pattern of asksAmount ? FOCUS_PATTERNS : [...FOCUS_PATTERNS, DESTINATION]) {
     for (const m of folded.matchAll(pattern)) {
       for (const term of analyze(m[1] ?? "")) if (!NOT_FOCUS.has(term) && !ASKING.has(term)) out.push(term);
     }

@@ -54,6 +54,11 @@ describe("the reader", () => {
     });
   });
 
+  it("takes a destination the documents never name as a detail of a price question, and as the focus of a yes/no one", () => {
+    expect(reading("how much is voyager plus for a 10 day trip to muscat?")).toMatchObject({ kind: "answer", basis: "cell", claims: [{ chunkIds: ["trip-prices#b"] }] });
+    expect(reading("is voyager valid for a trip to antarctica?")).toMatchObject({ kind: "insufficient", reason: expect.stringContaining("antarctica") });
+  });
+
   it("asks which column when the table needs a choice the question does not make, with the table's own labels", () => {
     expect(reading("how much is voyager for a 10 day trip?")).toMatchObject({ kind: "clarify_table", options: [{ label: "Basic" }, { label: "Plus" }, { label: "Max" }] });
   });

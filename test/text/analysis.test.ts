@@ -33,6 +33,9 @@ describe("analyze: Persian", () => {
   it("drops an auxiliary written with its continuous prefix and no ZWNJ (میتوان, نمیشود), whatever its ending", () => {
     expect(analyze("آیا میتوان قسطی پرداخت کرد")).toEqual(analyze("قسطی پرداخت"));
     expect(analyze("نمیشود")).toEqual([]);
+    // A colloquial possessive after a ZWNJ (اثاثیه‌مون, our furniture) is a clitic, like مان.
+    expect(analyze("اثاثیه‌مون")).toContain("اثاثیه");
+    expect(analyze("اثاثیه‌مون")).not.toContain("مون");
     // A noun that merely starts with می keeps its form.
     expect(analyze("میزان")).toEqual(["میزان"]);
   });
