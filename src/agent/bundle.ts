@@ -23,6 +23,7 @@ export const COPY_KEYS = {
   "escalation.account_specific": ["insurer"],
   "escalation.dependency_failure": ["insurer"],
   "clarify.question": ["insurer"],
+  "clarify.question_table": ["insurer"],
   "clarify.question_again": ["insurer"],
   "chitchat.greeting": ["insurer"],
   "chitchat.thanks": ["insurer"],

@@ -255,7 +255,10 @@ export function read(input: ReaderInput): ReaderVerdict {
     ...(turnFocus === null ? {} : { turnFocus }),
   };
   // What the question is about, named by a word the tenant's documents never use: they cannot answer.
-  const unknownFocus = focusTerms(input.query, corrected.asked.some((a) => AMOUNT_ATTRIBUTES.includes(a)))
+  const unknownFocus = focusTerms(
+    input.query,
+    corrected.asked.some((a) => AMOUNT_ATTRIBUTES.includes(a)),
+  )
     .map((t) => tenantForm(taxonomy, t))
     .filter((t) => !taxonomy.vocabulary.has(t));
   if (unknownFocus.length > 0) {

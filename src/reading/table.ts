@@ -138,7 +138,8 @@ export function readTable(table: Table, question: QuestionAnalysis): CellReading
   const columnScores = table.columns.map((c) => {
     const hintText = unitHint(c.header) !== null ? c.header : (sibling ?? `${c.header} ${table.caption ?? ""}`);
     const score = labelMatch(c.header, hintText, question, questionTerms, columnQuantities);
-    return main !== undefined && speaksOf(termsOf(c.header), main) ? Math.max(score, 1) : score;
+    // Below a word the question shares with a header ("annual" picks "Annual" of Monthly | Annual).
+    return main !== undefined && speaksOf(termsOf(c.header), main) ? Math.max(score, 0.5) : score;
   });
   const rowQuantities = new Set<Quantity>(columnQuantities);
   const rowScores = table.rows.map((r) => {

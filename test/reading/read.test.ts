@@ -180,4 +180,38 @@ describe("the reader", () => {
     const verdict = read({ query: "what is the shield premium?", language: "en", units: [...units, price], taxonomy: shield });
     expect(verdict).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["shield#price"] }] });
   });
+
+  it("picks the column a word of the question names among headers that all speak of the price (Monthly | Annual)", () => {
+    const band = (id: string, label: string, monthly: string, annual: string): ReadingUnit => ({
+      ...base,
+      domain: "gadgets",
+      chunkId: `guard#${id}`,
+      documentId: "guard",
+      title: "Guard Device Cover – Prices",
+      product: "guard",
+      sectionPath: ["Prices"],
+      text: `Premium (AED) — ${label} — Monthly: ${monthly}; Annual: ${annual}`,
+      shape: {
+        kind: "row",
+        table: "guard:t0",
+        caption: "Premium (AED)",
+        rowLabel: label,
+        cells: [
+          { header: "Device value (AED)", value: label },
+          { header: "Monthly", value: monthly },
+          { header: "Annual", value: annual },
+        ],
+        rowHeaderColumn: 0,
+      },
+    });
+    const rows = [band("a", "Up to 2,000", "19", "199"), band("b", "2,001–5,000", "35", "385")];
+    const guard = buildTaxonomy([{ id: "guard", title: "Guard Device Cover – Prices", product: "guard", domain: "gadgets", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const ask = (query: string) => read({ query, language: "en", units: rows, taxonomy: guard });
+    expect(ask("what is the guard annual premium for an AED 4,299 phone?")).toMatchObject({
+      kind: "answer",
+      basis: "cell",
+      claims: [{ text: expect.stringContaining("Annual: 385"), chunkIds: ["guard#b"] }],
+    });
+    expect(ask("what is the guard premium for an AED 4,299 phone?")).toMatchObject({ kind: "clarify_table", options: [{ label: "Monthly" }, { label: "Annual" }] });
+  });
 });

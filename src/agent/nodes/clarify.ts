@@ -5,14 +5,16 @@ import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue } from "../state.js";
 
 /**
- * Asks which product the user means. The options are the grade step's, built only from the
+ * Asks which product the user means, or which of a table's rows or columns applies. The options are the grade step's, built only from the
  * retrieved chunks' metadata; the model (when configured) may only word the question.
  */
 export function clarifyNode(deps: AgentDeps) {
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const options = state.grading?.options ?? [];
     const attempt = state.clarifyStreak + 1;
-    let question = renderCopy(deps.bundle, attempt > 1 ? "clarify.question_again" : "clarify.question", state.language);
+    // A table's own labels (a plan, a band) are not products: the question says so.
+    const first = state.grading?.dimension !== undefined ? "clarify.question_table" : "clarify.question";
+    let question = renderCopy(deps.bundle, attempt > 1 ? "clarify.question_again" : first, state.language);
     let update: AgentStateUpdate = {};
     if (deps.settings.clarifyWithModel) {
       const call = await callModel(
