@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { analyze, analyzeWord, EN_STOPWORDS, FA_STOPWORDS, words } from "../../src/text/analysis/index.js";
 
+describe("analyze: English contractions", () => {
+  it("reads a contraction as its word: a pronoun's is a stopword, a noun's keeps the noun", () => {
+    expect(analyze("they're we're she's I'd")).toEqual([]);
+    expect(analyze("the car's windscreen")).toEqual(analyze("car windscreen"));
+  });
+});
+
 describe("analyze: Persian", () => {
   it("maps Arabic yeh and kaf to their Persian forms", () => {
     // "بيمه" with Arabic yeh U+064A, "كارت" with Arabic kaf U+0643.

@@ -14,7 +14,9 @@ many much actually just really anyway exactly kindly`.split(/\s+/u),
 
 export function analyzeEnglishWord(word: string): string | null {
   if (EN_STOPWORDS.has(word)) return null;
-  const bare = word.replace(/'s$/u, "");
+  // A contraction is its word: "they're" is "they", "car's" is "car".
+  const bare = word.replace(/'(?:s|re|ve|ll|d|m)$/u, "");
+  if (EN_STOPWORDS.has(bare)) return null;
   if (bare.length < 2 && !/\d/u.test(bare)) return null;
   // Digits are kept verbatim: amounts and limits are strong retrieval signals.
   return /^\d/u.test(bare) ? bare : stemmer(bare);
