@@ -61,7 +61,11 @@ export function speaksOf(terms: ReadonlySet<string>, attribute: Attribute): bool
  * row is labelled ("Dental").
  */
 const UP_TO_AMOUNT = /(?:^|[\s(])(?:up to|upto|max(?:imum)?\.?|at most|تا|حداکثر)\s*(?:aed|usd|\$|€|£)?\s*\d/iu;
+// An amount of money for a period ("AED 95/year", «سالانه ۹۵ درهم») is a price.
+const PER_PERIOD =
+  /(?:aed|usd|eur|gbp|irr|dhs?|\$|€|£|rials?|dirhams?|ریال|درهم|تومان)\s*[\d.,٬]+\s*(?:\/|per|a|an|each)\s*(?:year|yr|month|mo|annum|week|day)\b|[\d.,٬]+\s*(?:aed|usd|eur|dhs?|rials?|dirhams?|ریال|درهم|تومان)\s*(?:\/|per|a|an|each|در)\s*(?:year|yr|month|mo|annum|سال|ماه)/iu;
 const SPOKEN_BY_FORM: Partial<Record<Attribute, RegExp>> = {
+  price: PER_PERIOD,
   limit: UP_TO_AMOUNT,
   // "Lost baggage: up to €500" says the loss is covered, up to that amount.
   covered: UP_TO_AMOUNT,

@@ -490,7 +490,9 @@ function tableScore(table: Table, reading: CellReading, question: QuestionAnalys
     return judged(score, reading.column.value, about, question, 0);
   }
   // A table that needs a constraint, or matches none: how much of the question it is about.
-  const about = new Set([...header, ...labels, ...context]);
+  // Asking which column to read: the columns (or what is above them) must be about the asked
+  // attribute, not a row's words ("Customer care (quotes…)" does not make "Number | Hours" prices).
+  const about = new Set(reading.kind === "needs" && reading.dimension === "column" ? [...header, ...context] : [...header, ...labels, ...context]);
   const score = cover(question, terms, { own: new Set([...header, ...labels]), context, title }, taxonomy, fitted);
   const judgedScore = judged(score, [table.caption ?? "", ...table.rows.map((r) => r.values.map((v) => v.value).join(" "))].join(" "), about, question, 0);
   return reading.kind === "needs" ? judgedScore : { ...judgedScore, coverage: judgedScore.coverage * READER_RULES.formlessFactor };

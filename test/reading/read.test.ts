@@ -214,4 +214,62 @@ describe("the reader", () => {
     });
     expect(ask("what is the guard premium for an AED 4,299 phone?")).toMatchObject({ kind: "clarify_table", options: [{ label: "Monthly" }, { label: "Annual" }] });
   });
+
+  it("reads an amount per period as a price, and asks no column of a table whose columns are not prices", () => {
+    const benefit: ReadingUnit = {
+      ...base,
+      domain: "motor",
+      chunkId: "road#b",
+      documentId: "road",
+      title: "Road Cover – Benefits",
+      product: "road",
+      sectionPath: ["Benefit schedule"],
+      text: "Benefit schedule — Towing — Basic: Optional add-on, AED 95/year; Plus: Included",
+      shape: {
+        kind: "row",
+        table: "road:t0",
+        caption: "Benefit schedule",
+        rowLabel: "Towing",
+        cells: [
+          { header: "Benefit", value: "Towing" },
+          { header: "Basic", value: "Optional add-on, AED 95/year" },
+          { header: "Plus", value: "Included" },
+        ],
+        rowHeaderColumn: 0,
+      },
+    };
+    const line = (id: string, label: string, number: string, hours: string): ReadingUnit => ({
+      ...base,
+      domain: "service",
+      chunkId: `lines#${id}`,
+      documentId: "lines",
+      title: "Contact – Phone Lines",
+      product: "contact",
+      sectionPath: ["Phone lines"],
+      text: `Phone lines — ${label} — Number: ${number}; Hours: ${hours}`,
+      shape: {
+        kind: "row",
+        table: "lines:t0",
+        caption: null,
+        rowLabel: label,
+        cells: [
+          { header: "Line", value: label },
+          { header: "Number", value: number },
+          { header: "Hours", value: hours },
+        ],
+        rowHeaderColumn: 0,
+      },
+    });
+    const lines = [line("a", "Sales (quotes, payments)", "800 100", "9:00 to 17:00"), line("b", "Towing (Basic add-on or Plus)", "800 200", "24 hours")];
+    const units = [benefit, ...lines];
+    const road = buildTaxonomy([
+      { id: "road", title: "Road Cover – Benefits", product: "road", domain: "motor", lang: "en", text: benefit.text },
+      { id: "lines", title: "Contact – Phone Lines", product: "contact", domain: "service", lang: "en", text: lines.map((l) => l.text).join("\n") },
+    ]);
+    expect(read({ query: "how much is the towing add-on on road basic?", language: "en", units, taxonomy: road })).toMatchObject({
+      kind: "answer",
+      basis: "cell",
+      claims: [{ chunkIds: ["road#b"] }],
+    });
+  });
 });
