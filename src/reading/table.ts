@@ -91,7 +91,8 @@ function labelMatch(label: string, headerHint: string, question: QuestionAnalysi
   // A lone number in a named label ("Sedan, 6 cylinders") is part of the name, not a range to fall in.
   const interval = parsed !== null && parsed.lo === parsed.hi && unitHint(label) === null && words.length > 0 ? null : parsed;
   if (interval !== null) {
-    const fit = question.quantities.find((q) => !used.has(q) && quantityFits(q, interval));
+    // A range nothing names the unit of ("Driver 25–29") takes a stated quantity that falls in it.
+    const fit = question.quantities.find((q) => !used.has(q) && (quantityFits(q, interval) || (interval.unit === null && q.value >= interval.lo && q.value <= interval.hi)));
     if (fit !== undefined) {
       used.add(fit);
       // Of two rows holding the quantity ("8–15 days", "max 45 days"), the narrower is meant.
@@ -136,7 +137,9 @@ export function readTable(table: Table, question: QuestionAnalysis): CellReading
   const siblingHints = [...new Set(table.columns.map((c) => unitHint(c.header)).filter((h) => h !== null))];
   const sibling = siblingHints.length === 1 ? table.columns.find((c) => unitHint(c.header) !== null)!.header : null;
   const columnScores = table.columns.map((c) => {
-    const hintText = unitHint(c.header) !== null ? c.header : (sibling ?? `${c.header} ${table.caption ?? ""}`);
+    // A caption's currency or percent says what the cells hold ("premium (AED)"), not the headers.
+    const captionHint = unitHint(table.caption ?? "");
+    const hintText = unitHint(c.header) !== null ? c.header : (sibling ?? (captionHint === "days" || captionHint === "age" ? `${c.header} ${table.caption ?? ""}` : c.header));
     const score = labelMatch(c.header, hintText, question, questionTerms, columnQuantities);
     // Below a word the question shares with a header ("annual" picks "Annual" of Monthly | Annual).
     return main !== undefined && speaksOf(termsOf(c.header), main) ? Math.max(score, 0.5) : score;

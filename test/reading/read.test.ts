@@ -272,4 +272,36 @@ describe("the reader", () => {
       claims: [{ chunkIds: ["road#b"] }],
     });
   });
+
+  it('reads unlabelled ranges in headers ("Driver 25–29") as what a stated age falls in, though the caption\'s currency names the cells', () => {
+    const row = (id: string, label: string, young: string, mid: string): ReadingUnit => ({
+      ...base,
+      domain: "motor",
+      chunkId: `lane#${id}`,
+      documentId: "lane",
+      title: "Lane Car Insurance – Prices",
+      product: "lane",
+      sectionPath: ["Prices"],
+      text: `Annual premium (AED) — ${label} — Driver 18–24: ${young}; Driver 25–29: ${mid}`,
+      shape: {
+        kind: "row",
+        table: "lane:t0",
+        caption: "Annual premium (AED)",
+        rowLabel: label,
+        cells: [
+          { header: "Vehicle", value: label },
+          { header: "Driver 18–24", value: young },
+          { header: "Driver 25–29", value: mid },
+        ],
+        rowHeaderColumn: 0,
+      },
+    });
+    const rows = [row("a", "Saloon, 4 cylinders", "1,050", "820"), row("b", "Saloon, 6 cylinders", "1,280", "990")];
+    const lane = buildTaxonomy([{ id: "lane", title: "Lane Car Insurance – Prices", product: "lane", domain: "motor", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    expect(read({ query: "how much is lane for a 6 cylinder saloon? i'm 27", language: "en", units: rows, taxonomy: lane })).toMatchObject({
+      kind: "answer",
+      basis: "cell",
+      claims: [{ text: expect.stringContaining("Driver 25–29: 990"), chunkIds: ["lane#b"] }],
+    });
+  });
 });
