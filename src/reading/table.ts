@@ -75,6 +75,9 @@ export function tablesOf(units: readonly ReadingUnit[]): Table[] {
 
 const termsOf = (text: string) => new Set(analyze(text));
 
+/** A label word matched by its concept rather than itself (as READER_RULES.conceptWeight for passages). */
+const CONCEPT_LABEL_WEIGHT = 0.9;
+
 // Words that name a unit, not a row: every row of a trip-length column says "days".
 const UNIT_WORDS = new Set(
   analyze("day days night nights week weeks month months year years old age aged aed dirham dirhams usd rial rials toman روز روزه شب هفته ماه سال ساله سن درهم ریال تومان"),
@@ -102,7 +105,14 @@ function labelMatch(label: string, headerHint: string, question: QuestionAnalysi
     if (interval.unit !== null && question.quantities.some((q) => q.kind === interval.unit)) return 0;
   }
   if (words.length === 0) return 0;
-  const hits = words.filter((t) => questionTerms.has(t) || isJoinedPair(t, questionTerms)).length;
+  // A label word of the question's meaning in other words ("Motorcycle" for "motorbike") counts a little less.
+  const lexicon = question.lexicon;
+  const concepts = lexicon === undefined ? null : new Set(lexicon.conceptsOfTerms([...questionTerms]));
+  const hits = words.reduce((sum, t) => {
+    if (questionTerms.has(t) || isJoinedPair(t, questionTerms)) return sum + 1;
+    const concept = lexicon?.conceptOfTerm(t);
+    return concept !== undefined && concepts?.has(concept) === true ? sum + CONCEPT_LABEL_WEIGHT : sum;
+  }, 0);
   // Numbers a label names as words of its own ("6 cylinders", "4x4") count when the question says them.
   const numbers = [...termsOf(label)].filter((t) => /^\d+$/u.test(t));
   const numberHits = numbers.filter((n) => question.quantities.some((q) => String(q.value) === n)).length;

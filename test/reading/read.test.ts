@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { read } from "../../src/reading/read.js";
 import type { ReadingUnit } from "../../src/reading/types.js";
 import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
+import { parseConceptLexicon } from "../../src/text/concepts.js";
 
 /** Units of two small fictional products, as retrieval would hand them to the reader. */
 const base = { domain: "trips", lang: "en" as const, score: 0.8 };
@@ -302,6 +303,38 @@ describe("the reader", () => {
       kind: "answer",
       basis: "cell",
       claims: [{ text: expect.stringContaining("Driver 25–29: 990"), chunkIds: ["lane#b"] }],
+    });
+  });
+
+  it('matches a row label by the question\'s concept in other words ("motorbike" picks "Motorcycle")', () => {
+    const row = (id: string, label: string, price: string): ReadingUnit => ({
+      ...base,
+      domain: "motor",
+      chunkId: `path#${id}`,
+      documentId: "path",
+      title: "Path Vehicle Cover – Prices",
+      product: "path",
+      sectionPath: ["Prices"],
+      text: `Annual premium — ${label} — Price: ${price}`,
+      shape: {
+        kind: "row",
+        table: "path:t0",
+        caption: "Annual premium",
+        rowLabel: label,
+        cells: [
+          { header: "Vehicle class", value: label },
+          { header: "Price", value: price },
+        ],
+        rowHeaderColumn: 0,
+      },
+    });
+    const rows = [row("a", "Motorcycle", "460"), row("b", "Saloon", "690")];
+    const path = buildTaxonomy([{ id: "path", title: "Path Vehicle Cover – Prices", product: "path", domain: "motor", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const lexicon = parseConceptLexicon("motorcycle\tmotorcycle | motorbike\tموتورسیکلت\n", "test.tsv");
+    expect(read({ query: "how much is path for a motorbike?", language: "en", units: rows, taxonomy: path, lexicon })).toMatchObject({
+      kind: "answer",
+      basis: "cell",
+      claims: [{ chunkIds: ["path#a"] }],
     });
   });
 });
