@@ -17,7 +17,23 @@ export function toEvidence(chunk: Chunk, score: number): EvidenceChunk {
     section: chunk.section,
     text: chunk.text,
     score,
+    ...structureOf(chunk),
   };
+}
+
+/**
+ * A row's cells under their headers, the row label's cell marked; an item with its lead-in. A
+ * row too long for one chunk is split by cells: each chunk shows only the cells its text holds,
+ * so a figure is never offered under an id whose text does not state it.
+ */
+function structureOf(chunk: Chunk): Pick<EvidenceChunk, "structure"> {
+  const unit = chunk.unit;
+  if (unit === undefined || unit.kind === "paragraph") return {};
+  if (unit.kind === "item") return { structure: { kind: "item", leadIn: unit.leadIn, item: unit.item } };
+  const cells = unit.cells
+    .map((cell, column) => ({ header: cell.header, value: cell.value, label: column === unit.rowHeaderColumn }))
+    .filter((cell) => cell.value !== "" && (cell.label || chunk.text.includes(cell.value)));
+  return { structure: { kind: "row", caption: unit.caption, rowLabel: unit.rowLabel, cells } };
 }
 
 /**

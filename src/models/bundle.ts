@@ -33,7 +33,8 @@ export const PROMPT_SPEC = {
   clarify: { system: SYSTEM_PART, user: { placeholders: ["text", "query", "options"], required: ["options"] } },
   generate: {
     system: SYSTEM_PART,
-    user: { placeholders: ["text", "query", "chunks", "regeneration"], required: ["text", "chunks", "regeneration"] },
+    /** {reading}: the deterministic reader's match, offered first; "(none)" when it found none or on regeneration. */
+    user: { placeholders: ["text", "query", "reading", "chunks", "regeneration"], required: ["text", "reading", "chunks", "regeneration"] },
     /** Inserted as {regeneration} after a draft failed verification; empty otherwise. */
     regeneration: { placeholders: ["feedback"], required: ["feedback"] },
   },

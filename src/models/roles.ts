@@ -84,9 +84,30 @@ export interface EvidenceChunk {
   lang: Language;
   /** The heading the chunk sits under: context for list items such as "Maternity: 9 months". */
   section?: string;
+  /** The chunk's text verbatim: what a claim is checked against and quoted from. */
   text: string;
   /** Retrieval score 0..1. */
   score: number;
+  /** A table row or list item's structure, so a prompt can show cells under their headers. */
+  structure?: EvidenceStructure;
+}
+
+/** Plain data from the chunk's unit (src/retrieval): the models layer knows no document model. */
+export type EvidenceStructure =
+  | { kind: "item"; leadIn: string | null; item: string }
+  | {
+      kind: "row";
+      caption: string | null;
+      rowLabel: string | null;
+      /** Every cell with its column header ("" where the table has none); `label` marks the row label's cell. */
+      cells: Array<{ header: string; value: string; label: boolean }>;
+    };
+
+/** The deterministic reader's answer, as plain data: each claim (a cell with its labels, a list item, a sentence) citing its chunk. */
+export interface ReaderMatch {
+  basis: "cell" | "item" | "sentence";
+  claims: Array<{ text: string; chunkIds: string[] }>;
+  coverage: number;
 }
 
 export interface TriageInput {
@@ -137,7 +158,7 @@ export interface GenerateInput {
    * what is asked, each claim citing its chunk. Offered as the first evidence; a model may word
    * it, the offline provider answers with it.
    */
-  reading?: { basis: "cell" | "item" | "sentence"; claims: Array<{ text: string; chunkIds: string[] }>; coverage: number };
+  reading?: ReaderMatch;
 }
 
 export interface VerifyInput {

@@ -144,11 +144,12 @@ describe("config bundle: prompts and model profiles", () => {
         'prompts.json: unknown part "grade.notes" (parts of grade: system, user)',
         'prompts.json: "triage.user" uses placeholder {customer_name} that the code does not pass (allowed: {insurer}, {language}, {text}, {history}, {candidate})',
         'prompts.json: "generate.user" must use {chunks}: without it the model never sees that input',
+        'prompts.json: "generate.user" must use {reading}: without it the model never sees that input',
         'prompts.json: unknown role "summarize" (roles: triage, contextualize, grade, clarify, generate, verify, extract_memory)',
         'prompts.json: "clarify.system" must be a non-empty string or array of lines',
       ]),
     );
-    expect(problems).toHaveLength(7);
+    expect(problems).toHaveLength(8);
   });
 
   it("treats braces that are not {identifier} as text, so a JSON example in a prompt is allowed", () => {

@@ -2,7 +2,7 @@ import { renderPrompt, type ModelBundle } from "../bundle.js";
 import type { HistoryLine } from "../../domain/conversation.js";
 import type { UserProfile } from "../../domain/profile.js";
 import type { Language } from "../../text/language.js";
-import type { EvidenceChunk, Role, RoleIO } from "../roles.js";
+import type { EvidenceChunk, EvidenceStructure, ReaderMatch, Role, RoleIO } from "../roles.js";
 
 /**
  * Turns a role's input into its two messages, from the bundle's templates. The templates are
@@ -22,7 +22,7 @@ export type PromptSource = Pick<ModelBundle, "prompts" | "insurerName">;
 const LANGUAGE_NAMES: Record<Language, string> = { fa: "Persian (فارسی)", en: "English" };
 
 /** Every tag the blocks below use; a look-alike bracket replaces "<" when one appears in data. */
-const BLOCK_TAG = /<(\s*\/?\s*)(chunk|claim|statement|user_message|history|user|assistant|summary|query|profile)\b/giu;
+const BLOCK_TAG = /<(\s*\/?\s*)(chunk|claim|statement|user_message|history|user|assistant|summary|query|profile|reader_match|match)\b/giu;
 
 export function neutralize(text: string): string {
   return text.replace(BLOCK_TAG, "\u2039$1$2");
@@ -36,12 +36,44 @@ function block(tag: string, text: string): string {
   return `<${tag}>\n${neutralize(text.trim())}\n</${tag}>`;
 }
 
-/** One retrieved chunk as the model sees it: its id to cite, where it comes from, its text. */
+/** One line of structure: a value's own line breaks would pose as the block's next line. */
+const oneLine = (text: string) => text.replace(/\s+/gu, " ").trim();
+
+/**
+ * A row as its table reads: the caption, the row label, each cell under its column header (the
+ * row label's cell marked); an item with its lead-in. Then the chunk's text verbatim, which is
+ * what a claim is checked against.
+ */
+function structureLines(structure: EvidenceStructure): string[] {
+  if (structure.kind === "item")
+    return [...(structure.leadIn === null || structure.leadIn.trim() === "" ? [] : [`Lead-in: ${oneLine(structure.leadIn)}`]), `Item: ${oneLine(structure.item)}`];
+  const lines: string[] = [];
+  if (structure.caption !== null && structure.caption.trim() !== "") lines.push(`Table: ${oneLine(structure.caption)}`);
+  if (structure.rowLabel !== null && structure.rowLabel.trim() !== "") lines.push(`Row: ${oneLine(structure.rowLabel)}`);
+  for (const cell of structure.cells) {
+    const header = oneLine(cell.header);
+    lines.push(`- ${header === "" ? "(no header)" : header}: ${oneLine(cell.value)}${cell.label ? " (row label)" : ""}`);
+  }
+  return lines;
+}
+
+/** One retrieved chunk as the model sees it: its id to cite, where it comes from, its text (a row or item with its structure). */
 export function chunkBlock(chunk: EvidenceChunk): string {
   const attributes = [`id="${attribute(chunk.chunkId)}"`, `title="${attribute(chunk.title)}"`];
   if (chunk.section !== undefined && chunk.section !== "") attributes.push(`section="${attribute(chunk.section)}"`);
   attributes.push(`lang="${chunk.lang}"`);
-  return `<chunk ${attributes.join(" ")}>\n${neutralize(chunk.text.trim())}\n</chunk>`;
+  const structure = chunk.structure;
+  if (structure === undefined) return `<chunk ${attributes.join(" ")}>\n${neutralize(chunk.text.trim())}\n</chunk>`;
+  attributes.push(`unit="${structure.kind === "row" ? "table row" : "list item"}"`);
+  const body = [...structureLines(structure), `Text: ${chunk.text.trim()}`].join("\n");
+  return `<chunk ${attributes.join(" ")}>\n${neutralize(body)}\n</chunk>`;
+}
+
+/** The reader's match, offered before the passages: each claim with the chunk it cites. */
+export function readerMatchBlock(reading: ReaderMatch | undefined): string {
+  if (reading === undefined || reading.claims.length === 0) return "(none)";
+  const matches = reading.claims.map((claim) => `<match chunks="${attribute(claim.chunkIds.join(" "))}">${neutralize(oneLine(claim.text))}</match>`);
+  return [`<reader_match basis="${reading.basis}">`, ...matches, "</reader_match>"].join("\n");
 }
 
 export function chunksBlock(chunks: readonly EvidenceChunk[]): string {
@@ -83,6 +115,7 @@ const VALUES: ValueBuilders = {
     text: block("user_message", input.userText),
     query: block("query", input.query),
     chunks: chunksBlock(input.chunks),
+    reading: readerMatchBlock(input.reading),
     regeneration:
       input.feedback === undefined || input.feedback.trim() === ""
         ? ""

@@ -29,9 +29,13 @@ const HANDLERS: Handlers = {
   extract_memory: (input) => extractMemory(input),
 };
 
-/** Usage is an estimate: about four characters of JSON per token, as no tokenizer runs here. */
+/**
+ * Usage is an estimate: about four characters of JSON per token, as no tokenizer runs here. A
+ * chunk's `structure` (rows under their headers, for a model's prompt) is left out: this provider
+ * reads the chunk's text, and its estimates stay what they were before evidence carried it.
+ */
 function estimateTokens(value: unknown): number {
-  return Math.ceil((JSON.stringify(value) ?? "").length / 4);
+  return Math.ceil((JSON.stringify(value, (key, v: unknown) => (key === "structure" ? undefined : v)) ?? "").length / 4);
 }
 
 function resolveThresholds(overrides: Partial<OfflineThresholds> | undefined): OfflineThresholds {
