@@ -1,7 +1,7 @@
 import { parseChunkId, type DocumentSummary } from "../document-index.js";
 import { searchableText } from "../hybrid/chunker.js";
 import { hashContent } from "../hybrid/content-hash.js";
-import { neighborsOf } from "../hybrid/context-window.js";
+import { neighborsOf, siblingRows } from "../hybrid/context-window.js";
 import { rrf, type FusedItem } from "../hybrid/fusion.js";
 import { resolveHybridOptions, type HybridRetrievalOptions } from "../hybrid/options.js";
 import { checkRequest, checkTenant, cut, embedPassages, embedQuery, rerank, rerankedOrder } from "../hybrid/pipeline.js";
@@ -327,6 +327,13 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
       documents.push(findDocument(chunk.tenantId, chunk.documentId)?.chunks ?? []);
       return chunk;
     });
+    // Rows of the candidates' tables join the rerank (unranked by the first stages), bounded by
+    // the table context: a table's rows look alike to sparse and dense search.
+    for (const row of siblingRows(chunks, (c) => findDocument(c.tenantId, c.documentId)?.chunks ?? [], context.tableRows)) {
+      chunks.push(row);
+      documents.push(findDocument(row.tenantId, row.documentId)?.chunks ?? []);
+      fused.splice(chunks.length - 1, 0, { id: row.chunkId, score: 0, ranks: [undefined, undefined] });
+    }
     const fuseMs = lap();
 
     const rerankScores = await rerank(reranker, request, chunks, signal);

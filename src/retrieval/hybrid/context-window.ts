@@ -63,3 +63,24 @@ export function neighborsOf(chunk: Chunk, documentChunks: readonly Chunk[], cont
   }
   return [...out.values()].sort((a, b) => a.chunkIndex - b.chunkIndex);
 }
+
+/**
+ * The rows of the candidates' tables that are not candidates themselves, to be reranked with them:
+ * the rows of one table share their caption and headers, so the first stages rank them alike and
+ * only some reach the candidates; the row whose range holds the asked quantity ("31–40" for 35)
+ * is told apart by the reranker, which must see it. At most `limit` rows in all, nearest first.
+ */
+export function siblingRows(candidates: readonly Chunk[], documentsOf: (chunk: Chunk) => readonly Chunk[], limit: number): Chunk[] {
+  const seen = new Set(candidates.map((c) => c.chunkId));
+  const out: Chunk[] = [];
+  for (const chunk of candidates) {
+    if (chunk.unit.kind !== "row" || out.length >= limit) continue;
+    for (const row of rowsOf(chunk.unit.table, chunk.chunkIndex, documentsOf(chunk), limit)) {
+      if (out.length >= limit) break;
+      if (seen.has(row.chunkId)) continue;
+      seen.add(row.chunkId);
+      out.push(row);
+    }
+  }
+  return out;
+}

@@ -162,6 +162,21 @@ describe("createEmbeddedRetriever", () => {
     expect(result.hits.map((hit) => [hit.chunk.chunkId, hit.score, hit.neighbors])).toEqual([[DEDUCTIBLE, 0.9, []]]);
   });
 
+  it("reranks the other rows of a candidate's table, so the row whose range holds the asked number is found", async () => {
+    const bands = Array.from({ length: 12 }, (_, i) => `| ${i * 10 + 1}–${i * 10 + 10} | ${(i + 1) * 100} |`);
+    const body = `## Premiums\n\n**Annual premium by age**\n\n| Age | Premium |\n|---|---|\n${bands.join("\n")}\n\n## Other\n\nThe premium is paid yearly.`;
+    const query = { query: "premium for age 95", tenantId: "acme", language: "en" as const, topK: 3 };
+    const row95 = (hits: Array<{ chunk: { text: string } }>) => hits.some((h) => h.chunk.text.includes("91–100"));
+    // With room for two candidates, the first stages alone cannot tell the rows apart.
+    const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder(), candidates: 2, contextWindow: 0 });
+    await retriever.add([doc({ id: "ages-en", body })]);
+    expect(row95((await retriever.retrieve(query)).hits)).toBe(true);
+    // Without the table's rows in the rerank, it is not found.
+    const narrow = createEmbeddedRetriever({ embedder: createLocalEmbedder(), candidates: 2, contextWindow: 0, tableContextRows: 0 });
+    await narrow.add([doc({ id: "ages-en", body })]);
+    expect(row95((await narrow.retrieve(query)).hits)).toBe(false);
+  });
+
   it("validates the request", async () => {
     const retriever = createEmbeddedRetriever({ embedder: createLocalEmbedder() });
     await expect(retriever.retrieve({ query: "x", tenantId: "", topK: 1 })).rejects.toThrow("tenantId is required");
