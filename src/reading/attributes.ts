@@ -45,6 +45,13 @@ export function attributeTerms(attribute: Attribute): ReadonlySet<string> {
   return TERMS.get(attribute) ?? new Set();
 }
 
+const ANY_ATTRIBUTE = new Set([...TERMS.values()].flatMap((terms) => [...terms]));
+
+/** True when the term names some attribute ("cover", "price", "limit"): what is asked, not of what. */
+export function isAttributeWord(term: string): boolean {
+  return ANY_ATTRIBUTE.has(term);
+}
+
 /** The asked attributes a term names ("excess" names the deductible). */
 export function attributesNamed(term: string, asked: readonly Attribute[]): Attribute[] {
   return asked.filter((a) => attributeTerms(a).has(term));

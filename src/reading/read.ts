@@ -5,7 +5,7 @@ import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { splitSentences } from "../text/sentences.js";
-import { attributesNamed, formFits, formSpeaksOf, speaksOf } from "./attributes.js";
+import { attributesNamed, formFits, formSpeaksOf, isAttributeWord, speaksOf } from "./attributes.js";
 import { correctTerm, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { parseInterval, parseQuantities, quantityFits, unitHint, type Quantity } from "./quantities.js";
 import { analyzeQuestion, type Attribute, type QuestionAnalysis } from "./question.js";
@@ -399,10 +399,13 @@ function productsMentioned(taxonomy: Taxonomy, terms: readonly string[]): Produc
   const names = new Map(products.map((p) => [p.product, new Set(analyze(`${p.product.replace(/-/gu, " ")} ${Object.values(p.titles).flat().join(" ")}`))]));
   let found: ProductEntry[] = [];
   for (const term of terms) {
+    // "cover" in "Hamsafar Travel Cover" says what is asked about a product, not which one.
+    if (isAttributeWord(term)) continue;
     const having = products.filter((p) => names.get(p.product)!.has(term));
     if (having.length === 0 || having.length > Math.max(1, products.length / 2)) continue;
-    found = found.length === 0 ? having : found.filter((p) => having.includes(p));
-    if (found.length === 0) found = having;
+    const both = found.filter((p) => having.includes(p));
+    // Words naming different products ("car" and "travel") name them all.
+    found = found.length === 0 ? having : both.length > 0 ? both : [...found, ...having.filter((p) => !found.includes(p))];
   }
   return found;
 }
