@@ -78,7 +78,8 @@ export function createDenseIndex(options: DenseIndexOptions): DenseIndex {
         if (chunk === undefined || !accept(chunk)) continue;
         let dot = 0;
         const offset = row * dimension;
-        for (let i = 0; i < dimension; i++) dot += (data[offset + i] ?? 0) * (query[i] ?? 0);
+        // In bounds by construction: the `!` spares a check per multiply on the hottest loop.
+        for (let i = 0; i < dimension; i++) dot += data[offset + i]! * query[i]!;
         if (dot > 0) top.offer(chunk.chunkId, dot);
       }
       return top.sorted();
