@@ -112,7 +112,9 @@ export function createInProcessTurnEvents(options: FanoutOptions): TurnEvents {
   const fanout = createFanout(options);
   return {
     publish(event) {
-      // Watchers read their own copy, as they would from any other process.
+      // Watchers read their own copy, as they would from any other process; with none watching
+      // the thread there is nobody to copy for (most turns).
+      if (!fanout.wants(event)) return;
       fanout.deliver({ tenantId: event.tenantId, threadId: event.threadId, payload: structuredClone(event.payload) });
     },
     async subscribe(filter) {

@@ -4,13 +4,13 @@ import { analyze } from "../text/analysis/index.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
-import { splitSentences } from "../text/sentences.js";
 import { attributesNamed, formFits, formSpeaksOf, isAttributeWord, speaksOf } from "./attributes.js";
 import { correctTerm, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
-import { parseInterval, parseQuantities, quantityFits, unitHint, type Quantity } from "./quantities.js";
+import { parseQuantities, quantityFits, type Quantity } from "./quantities.js";
 import { analyzeQuestion, type Attribute, type QuestionAnalysis } from "./question.js";
 import { readTable, renderCell, tablesOf, type CellReading, type Table } from "./table.js";
 import type { ReadingUnit } from "./types.js";
+import { conceptsIn, statedIntervals, termSet, termsBeside, union, wordSentences } from "./unit-terms.js";
 
 /**
  * The reader: from a question and the units retrieval found, the one thing to do — answer with
@@ -93,14 +93,17 @@ interface Bags {
   form?: string;
 }
 
-const bagCache = new WeakMap<ReadingUnit, { context: Set<string>; title: Set<string> }>();
+type UnitBags = { context: ReadonlySet<string>; title: ReadonlySet<string> };
 
-function unitBags(unit: ReadingUnit): { context: Set<string>; title: Set<string> } {
+const bagCache = new WeakMap<ReadingUnit, UnitBags>();
+
+/** A unit's heading path (with its caption or lead-in) and its title, as terms: shared by every unit of the same text. */
+function unitBags(unit: ReadingUnit): UnitBags {
   let bags = bagCache.get(unit);
   if (bags === undefined) {
     const shape = unit.shape;
-    const context = new Set(analyze([...unit.sectionPath, shape.kind === "row" ? (shape.caption ?? "") : shape.kind === "item" ? (shape.leadIn ?? "") : ""].join(" ")));
-    const title = new Set(analyze(`${unit.title} ${unit.product.replace(/-/gu, " ")}`));
+    const context = termSet([...unit.sectionPath, shape.kind === "row" ? (shape.caption ?? "") : shape.kind === "item" ? (shape.leadIn ?? "") : ""].join(" "));
+    const title = termSet(`${unit.title} ${unit.product.replace(/-/gu, " ")}`);
     bags = { context, title };
     bagCache.set(unit, bags);
   }
@@ -122,23 +125,11 @@ const AMOUNT_ATTRIBUTES: readonly Attribute[] = ["price", "limit", "deductible",
 /** Quantities that a passage can fit or contradict (a bare count cannot be judged). */
 const judgeable = (q: Quantity) => q.kind === "days" || q.kind === "age" || q.kind === "money";
 
-const conceptCache = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
-
-/** The concepts a bag of terms names (cached per bag: the bags of a unit are built once). */
-function conceptsIn(lexicon: ConceptLexicon, bag: ReadonlySet<string>): ReadonlySet<string> {
-  let concepts = conceptCache.get(bag);
-  if (concepts === undefined) {
-    concepts = new Set(lexicon.conceptsOfTerms([...bag]));
-    conceptCache.set(bag, concepts);
-  }
-  return concepts;
-}
-
 function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags, taxonomy: Taxonomy, quantityFit = 0): Scored {
   let total = 0;
   let got = 0;
   const missing: string[] = [];
-  const all = new Set([...bags.own, ...bags.context]);
+  const all = union(bags.own, bags.context);
   const lexicon = question.lexicon;
   for (const term of terms) {
     let w = termWeight(taxonomy, term);
@@ -179,19 +170,14 @@ function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags,
 function quantityAgreement(text: string, question: QuestionAnalysis): { fit: number; conflict: number } {
   const quantities = question.quantities.filter(judgeable);
   if (quantities.length === 0) return { fit: 0, conflict: 0 };
-  const hint = unitHint(text);
-  // Each stated case on its own: clauses, a label and its value ("Up to 7 days: 4,500,000"), a
-  // heading and its text; a comma before three digits groups thousands and a colon before digits
-  // is a time, neither separates.
-  const pieces = text.split(/[;،؛]|,(?!\d{3}(?!\d))|:(?!\d)|\s[—–]\s|\s(?:and|or|و|یا)\s/u);
+  const intervals = statedIntervals(text);
   let fit = 0;
   let conflict = 0;
   for (const q of quantities) {
     let fits = false;
     let against = false;
-    for (const piece of pieces) {
-      const interval = parseInterval(piece, unitHint(piece) ?? hint);
-      if (interval === null || interval.unit === null || interval.unit !== q.kind) continue;
+    for (const interval of intervals) {
+      if (interval.unit !== q.kind) continue;
       if (quantityFits(q, interval)) fits = true;
       else against = true;
     }
@@ -284,28 +270,22 @@ export function read(input: ReaderInput): ReaderVerdict {
     const { context, title } = unitBags(unit);
     if (unit.shape.kind === "item") {
       // The item's own words; its heading and lead-in (rendered into its text) are context.
-      const own = new Set(analyze(unit.shape.item));
+      const own = termSet(unit.shape.item);
       const agreement = quantityAgreement(unit.text, corrected);
-      const score = cover(
-        corrected,
-        terms,
-        { own, context: new Set([...context, ...analyze(unit.text).filter((t) => !own.has(t))]), title, form: unit.shape.item },
-        taxonomy,
-        agreement.fit,
-      );
-      candidates.push({ kind: "item", unit, text: unit.text, extra: [], score: judged(score, unit.text, new Set([...own, ...context]), corrected, agreement.conflict) });
+      const score = cover(corrected, terms, { own, context: union(context, termsBeside(unit.text, own)), title, form: unit.shape.item }, taxonomy, agreement.fit);
+      candidates.push({ kind: "item", unit, text: unit.text, extra: [], score: judged(score, unit.text, union(own, context), corrected, agreement.conflict) });
       continue;
     }
-    const sentences = splitSentences(unit.text).filter((s) => /\p{L}/u.test(s));
+    const sentences = wordSentences(unit.text);
     sentences.forEach((sentence, i) => {
       const extra: ReaderClaim[] = [];
       // A sentence that introduces what follows ("The deductible is:") brings the next one.
       if (INTRODUCES_LIST.test(sentence) && sentences[i + 1] !== undefined) extra.push({ text: sentences[i + 1]!, chunkIds: [unit.chunkId] });
       const full = `${sentence} ${extra.map((e) => e.text).join(" ")}`;
-      const own = new Set(analyze(full));
+      const own = termSet(full);
       const agreement = quantityAgreement(full, corrected);
       const score = cover(corrected, terms, { own, context, title, form: full }, taxonomy, agreement.fit);
-      const judgedScore = judged(score, full, new Set([...own, ...context]), corrected, agreement.conflict);
+      const judgedScore = judged(score, full, union(own, context), corrected, agreement.conflict);
       if (EXAMPLE.test(sentence.trim())) judgedScore.coverage *= 0.9;
       candidates.push({ kind: "sentence", unit, text: sentence, extra, score: judgedScore });
     });
@@ -396,7 +376,7 @@ function productsMentioned(taxonomy: Taxonomy, terms: readonly string[]): Produc
   const products = taxonomy.products.filter((p) => !p.general);
   const distinct = productsNamed(taxonomy, terms).filter((p) => !p.general);
   if (distinct.length > 0) return distinct;
-  const names = new Map(products.map((p) => [p.product, new Set(analyze(`${p.product.replace(/-/gu, " ")} ${Object.values(p.titles).flat().join(" ")}`))]));
+  const names = new Map(products.map((p) => [p.product, termSet(`${p.product.replace(/-/gu, " ")} ${Object.values(p.titles).flat().join(" ")}`)]));
   let found: ProductEntry[] = [];
   for (const term of terms) {
     // "cover" in "Hamsafar Travel Cover" says what is asked about a product, not which one.
@@ -434,7 +414,7 @@ function listCandidates(candidates: readonly Candidate[], question: QuestionAnal
     // still part of the list's answer.
     // An item whose own words name another figure ("25% discount") states that one, not the asked one.
     const states = (item: string) => {
-      const own = new Set(analyze(item));
+      const own = termSet(item);
       const other = AMOUNT_ATTRIBUTES.some((a) => !question.asked.includes(a) && speaksOf(own, a));
       return formFits(item, [main]) && (!other || speaksOf(own, main));
     };
@@ -445,7 +425,7 @@ function listCandidates(candidates: readonly Candidate[], question: QuestionAnal
     const ordered = [...group].sort((a, b) => (a.unit.position ?? 0) - (b.unit.position ?? 0));
     const first = ordered[0]!;
     const leadIn = first.unit.shape.kind === "item" ? (first.unit.shape.leadIn ?? "") : "";
-    const own = new Set(analyze([leadIn, ...ordered.map((c) => (c.unit.shape.kind === "item" ? c.unit.shape.item : ""))].join(" ")));
+    const own = termSet([leadIn, ...ordered.map((c) => (c.unit.shape.kind === "item" ? c.unit.shape.item : ""))].join(" "));
     const { context, title } = unitBags(first.unit);
     const score = cover(question, terms, { own, context, title, form: ordered.map((c) => c.unit.text).join(" ") }, taxonomy, 0);
     out.push({
@@ -454,7 +434,7 @@ function listCandidates(candidates: readonly Candidate[], question: QuestionAnal
       text: first.text,
       // The first item with its heading and lead-in, then the others' own words.
       extra: ordered.slice(1).map((c) => ({ text: c.unit.shape.kind === "item" ? c.unit.shape.item : c.text, chunkIds: [c.unit.chunkId] })),
-      score: judged(score, leadIn + " " + ordered.map((c) => c.text).join(" "), new Set([...own, ...context]), question, 0),
+      score: judged(score, leadIn + " " + ordered.map((c) => c.text).join(" "), union(own, context), question, 0),
     });
   }
   return out;
@@ -482,21 +462,21 @@ function judged(score: Scored, text: string, about: ReadonlySet<string>, questio
 function tableScore(table: Table, reading: CellReading, question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy): Scored {
   const sample = table.sample;
   const { context, title } = unitBags(sample);
-  const header = new Set(analyze([table.caption ?? "", table.rowHeader, ...table.columns.map((c) => c.header)].join(" ")));
-  const labels = new Set(analyze(table.rows.map((r) => r.label).join(" ")));
+  const header = termSet([table.caption ?? "", table.rowHeader, ...table.columns.map((c) => c.header)].join(" "));
+  const labels = termSet(table.rows.map((r) => r.label).join(" "));
   const fitted = question.quantities.filter(judgeable).length;
   if (reading.kind === "cell") {
-    const own = new Set(analyze(`${reading.row.label} ${reading.column.header} ${reading.column.value}`));
-    const about = new Set([...own, ...context, ...header]);
+    const own = termSet(`${reading.row.label} ${reading.column.header} ${reading.column.value}`);
+    const about = union(union(own, context), header);
     const fits = (reading.rowMatched ? 1 : 0) + (reading.columnMatched ? 1 : 0);
-    const score = cover(question, terms, { own, context: new Set([...context, ...header]), title, form: reading.column.value }, taxonomy, Math.min(fitted, fits));
+    const score = cover(question, terms, { own, context: union(context, header), title, form: reading.column.value }, taxonomy, Math.min(fitted, fits));
     return judged(score, reading.column.value, about, question, 0);
   }
   // A table that needs a constraint, or matches none: how much of the question it is about.
   // Asking which column to read: the columns (or what is above them) must be about the asked
   // attribute, not a row's words ("Customer care (quotes…)" does not make "Number | Hours" prices).
-  const about = new Set(reading.kind === "needs" && reading.dimension === "column" ? [...header, ...context] : [...header, ...labels, ...context]);
-  const score = cover(question, terms, { own: new Set([...header, ...labels]), context, title }, taxonomy, fitted);
+  const about = reading.kind === "needs" && reading.dimension === "column" ? union(header, context) : union(union(header, labels), context);
+  const score = cover(question, terms, { own: union(header, labels), context, title }, taxonomy, fitted);
   const judgedScore = judged(score, [table.caption ?? "", ...table.rows.map((r) => r.values.map((v) => v.value).join(" "))].join(" "), about, question, 0);
   return reading.kind === "needs" ? judgedScore : { ...judgedScore, coverage: judgedScore.coverage * READER_RULES.formlessFactor };
 }

@@ -1,4 +1,5 @@
 import { analyze } from "../text/analysis/index.js";
+import { termSet } from "./unit-terms.js";
 import { foldForMatch } from "../text/normalize.js";
 import { parseInterval, quantityFits, unitHint, type Quantity } from "./quantities.js";
 import { speaksOf } from "./attributes.js";
@@ -73,7 +74,8 @@ export function tablesOf(units: readonly ReadingUnit[]): Table[] {
   return [...tables.values()];
 }
 
-const termsOf = (text: string) => new Set(analyze(text));
+// A label's terms are looked up, not recomputed, on every turn that reads its table.
+const termsOf = termSet;
 
 /** A label word matched by its concept rather than itself (as READER_RULES.conceptWeight for passages). */
 const CONCEPT_LABEL_WEIGHT = 0.9;

@@ -2,3 +2,4 @@ export { detectLanguage, isLanguage, LANGUAGES, type Language, type LanguageGues
 export { foldForMatch, normalizeText, toAsciiDigits } from "./normalize.js";
 export { canonicalNumber, extractNumbers } from "./numbers.js";
 export { questionOf, splitSentences } from "./sentences.js";
+export { memoByText } from "./memo.js";

@@ -3,6 +3,7 @@ import { RetrievalUnavailableError, type Chunk, type RetrievalRequest } from "..
 import type { AgentDeps } from "../deps.js";
 import { createInstructionDetector, withoutInstructions } from "../../retrieval/index.js";
 import type { AgentStateUpdate, AgentStateValue } from "../state.js";
+import { memoByText } from "../../text/index.js";
 
 /**
  * Hybrid retrieval with the tenant (from credentials) and the domain filter injected here,
@@ -13,8 +14,11 @@ import type { AgentStateUpdate, AgentStateValue } from "../state.js";
  */
 export function retrieveNode(deps: AgentDeps) {
   const detector = createInstructionDetector(deps.bundle.detector);
+  // What the detector flags depends on a chunk's text alone: the classifier reads each chunk once,
+  // not on every turn that retrieves it.
+  const screened = memoByText((text) => withoutInstructions(text, detector));
   const asData = (chunk: Chunk, withheld: Set<string>): Chunk => {
-    const { text, removed } = withoutInstructions(chunk.text, detector);
+    const { text, removed } = screened(chunk.text);
     if (removed.length === 0) return chunk;
     for (const sentence of removed) withheld.add(sentence);
     deps.logger.warn({ chunk: chunk.chunkId, sentences: removed.length }, "instruction-like text in a retrieved chunk withheld from the models");

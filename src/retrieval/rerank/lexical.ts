@@ -57,6 +57,9 @@ export function createLexicalReranker(options: LexicalRerankerOptions = {}): Rer
   // Chunks are immutable (the embedded index freezes the ones it stores), so their analysis is
   // computed once and dropped with the chunk: a WeakMap keeps no chunk alive.
   const analyzed = new WeakMap<Chunk, ChunkTerms>();
+  // Near-form similarity is a function of two words alone: kept across calls, as queries share
+  // most of their words with earlier ones.
+  const near = new NearFormCache();
   return {
     async rerank(query, candidates, rerankOptions = {}, signal) {
       signal?.throwIfAborted();
@@ -64,7 +67,6 @@ export function createLexicalReranker(options: LexicalRerankerOptions = {}): Rer
       if (queryTerms.length === 0) return candidates.map(() => 0);
       const termStats = options.termStats ?? (() => candidateTermStats(candidates, termsOf));
       const statsByTenant = new Map<string, TermStats>();
-      const near = new NearFormCache();
       return candidates.map((chunk) => {
         let stats = statsByTenant.get(chunk.tenantId);
         if (stats === undefined) {
@@ -95,33 +97,34 @@ export function scoreParts(queryTerms: readonly string[], idf: readonly number[]
   return computeParts(queryTerms, idf, chunkTerms(chunk, analyze, new WeakMap()), new NearFormCache());
 }
 
-function computeParts(queryTerms: readonly string[], idf: readonly number[], { fieldTerms, sequence, ranges }: ChunkTerms, near: NearFormCache): ScoreParts {
-  const matcher = new TermMatcher(sequence, near, ranges);
-  const fieldMatcher = new TermMatcher(fieldTerms, near, []);
+function computeParts(queryTerms: readonly string[], idf: readonly number[], { positions, fieldPositions, ranges }: ChunkTerms, near: NearFormCache): ScoreParts {
+  const matcher = new TermMatcher(positions, near, ranges);
+  const fieldMatcher = new TermMatcher(fieldPositions, near, []);
 
   let weightSum = 0;
   let covered = 0;
   let fieldCovered = 0;
-  const positions: number[][] = [];
+  const matched: number[][] = [];
   queryTerms.forEach((term, i) => {
     const weight = idf[i] ?? 0;
     weightSum += weight;
     const match = matcher.match(term);
     covered += weight * match.credit;
     fieldCovered += weight * fieldMatcher.match(term).credit;
-    if (match.positions.length > 0) positions.push(match.positions);
+    if (match.positions.length > 0) matched.push(match.positions);
   });
   if (weightSum === 0) return { coverage: 0, proximity: 0, field: 0 };
   return {
     coverage: covered / weightSum,
-    proximity: proximity(positions, queryTerms.length),
+    proximity: proximity(matched, queryTerms.length),
     field: Math.min(fieldCovered, covered) / weightSum,
   };
 }
 
 interface ChunkTerms {
-  fieldTerms: string[];
-  sequence: string[];
+  /** Where each term stands in the chunk's title, section and text, and in its title and section alone. */
+  positions: ReadonlyMap<string, number[]>;
+  fieldPositions: ReadonlyMap<string, number[]>;
   /** The ranges the chunk states ("31–40"): a query's number inside one is a match. */
   ranges: Array<[number, number]>;
 }
@@ -130,27 +133,30 @@ function chunkTerms(chunk: Chunk, termsOf: (text: string) => string[], cache: We
   let terms = cache.get(chunk);
   if (terms === undefined) {
     const fieldTerms = termsOf(fieldText(chunk));
-    terms = { fieldTerms, sequence: [...fieldTerms, ...termsOf(chunk.text)], ranges: extractRanges(chunk.text) };
+    terms = { positions: positionsOf([...fieldTerms, ...termsOf(chunk.text)]), fieldPositions: positionsOf(fieldTerms), ranges: extractRanges(chunk.text) };
     cache.set(chunk, terms);
   }
   return terms;
 }
 
+/** Each term of a sequence with its positions, in order of first occurrence. */
+function positionsOf(sequence: readonly string[]): Map<string, number[]> {
+  const positions = new Map<string, number[]>();
+  sequence.forEach((term, position) => {
+    const list = positions.get(term);
+    if (list === undefined) positions.set(term, [position]);
+    else list.push(position);
+  });
+  return positions;
+}
+
 /** Best credit of a query term against a chunk's terms, with where it matched. */
 class TermMatcher {
-  private readonly positionsByTerm = new Map<string, number[]>();
-
   constructor(
-    sequence: readonly string[],
+    private readonly positionsByTerm: ReadonlyMap<string, number[]>,
     private readonly near: NearFormCache,
     private readonly ranges: ReadonlyArray<[number, number]>,
-  ) {
-    sequence.forEach((term, position) => {
-      const list = this.positionsByTerm.get(term);
-      if (list === undefined) this.positionsByTerm.set(term, [position]);
-      else list.push(position);
-    });
-  }
+  ) {}
 
   match(queryTerm: string): { credit: number; positions: number[] } {
     const exact = this.positionsByTerm.get(queryTerm);
@@ -178,6 +184,8 @@ class TermMatcher {
 const NEAR_CREDIT = 0.7;
 const RANGE_CREDIT = 0.8;
 const MIN_DICE = 0.6;
+/** Query words whose similarities the reranker keeps. */
+const NEAR_CACHE_WORDS = 2_000;
 
 /**
  * Near-form similarity with memoised trigram sets and results. Candidates of one query share
@@ -191,6 +199,11 @@ class NearFormCache {
   similarity(a: string, b: string): number {
     let row = this.results.get(a);
     if (row === undefined) {
+      // Bounded: starting over costs recomputation, never a different result.
+      if (this.results.size >= NEAR_CACHE_WORDS) {
+        this.results.clear();
+        this.grams.clear();
+      }
       row = new Map();
       this.results.set(a, row);
     }
