@@ -1,6 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { analyze } from "../../text/analysis/index.js";
 import { questionOf } from "../../text/sentences.js";
+import { askedText } from "../asked.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue, RetrievalFilter } from "../state.js";
@@ -11,22 +12,24 @@ import type { AgentStateUpdate, AgentStateValue, RetrievalFilter } from "../stat
  * clarifying question (the pick narrows retrieval to the chosen document).
  */
 export function contextualizeNode(deps: AgentDeps) {
+  const asked = askedText(deps);
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const turn = state.turn!;
+    const text = asked(turn.text);
     const filter: RetrievalFilter = turn.domain !== "" ? { domain: turn.domain } : {};
     if (state.gate?.kind === "clarify_choice" && state.pendingClarify !== null) {
       const { option } = state.gate;
       // The label names what was chosen: a product's title, or a table's row or column ("Premier").
       // Words of the reply beyond the choice are the customer's too ("third party — a pickup, I'm 26").
       const label = new Set(analyze(`${option.label} ${option.title}`));
-      const more = analyze(turn.text).some((t) => !label.has(t) && !/^\d+$/u.test(t)) ? turn.text : "";
+      const more = analyze(text).some((t) => !label.has(t) && !/^\d+$/u.test(t)) ? text : "";
       return {
         rewrittenQuery: `${state.pendingClarify.query} ${option.label} ${more}`.trim(),
         retrievalFilter: { ...filter, documentIds: [option.documentId] },
       };
     }
     if (state.history.length === 0) {
-      return { rewrittenQuery: questionOf(turn.text), retrievalFilter: filter };
+      return { rewrittenQuery: questionOf(text), retrievalFilter: filter };
     }
     const taxonomy = await deps.retriever.taxonomy(turn.tenantId, config.signal);
     const productTerms = [...new Set(taxonomy.products.filter((p) => !p.general).flatMap((p) => p.nameTerms))];
@@ -34,7 +37,7 @@ export function contextualizeNode(deps: AgentDeps) {
       deps,
       state,
       "contextualize",
-      { text: turn.text, language: state.language, history: state.history, summary: state.summary, profile: state.profile, productTerms },
+      { text, language: state.language, history: state.history, summary: state.summary, profile: state.profile, productTerms },
       config.signal,
     );
     if (call.kind !== "ok") return { ...call.accounting, escalation: call.escalation };

@@ -3,6 +3,7 @@ import type { ClarifyOption } from "../../domain/turn.js";
 import { read, type ReaderVerdict } from "../../reading/index.js";
 import { redactPersonalData } from "../../text/pii.js";
 import { evidenceFromHits, readingUnits } from "../evidence.js";
+import { askedText } from "../asked.js";
 import { topicHandoff } from "../gates.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
@@ -24,6 +25,7 @@ import type { AgentStateUpdate, AgentStateValue, GradeState } from "../state.js"
  * such reply ends in budget_exhausted.
  */
 export function gradeNode(deps: AgentDeps) {
+  const asked = askedText(deps);
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const { grading, budgets } = deps.settings;
     const hits = state.hits;
@@ -45,7 +47,7 @@ export function gradeNode(deps: AgentDeps) {
             taxonomy,
             ...(deps.lexicon === undefined ? {} : { lexicon: deps.lexicon }),
             // A pick's number ("1") names an option, not a quantity: its words are in the query.
-            context: redactPersonalData(state.gate?.kind === "clarify_choice" ? state.rewrittenQuery : state.turn!.text, { action: () => "drop" }),
+            context: redactPersonalData(state.gate?.kind === "clarify_choice" ? state.rewrittenQuery : asked(state.turn!.text), { action: () => "drop" }),
           });
 
     // Out of scope by the classifier, and the documents do not say otherwise: that is the reply.
