@@ -97,7 +97,9 @@ const CUES: ReadonlyArray<[Attribute, RegExp]> = [
   [
     "limit",
     new RegExp(
-      W("limits?|maximum|max|ceiling|cap|up to how much|how much (?:do|does|will) (?:they|you|it|hamsafar|\\w+) pay|سقف|حداکثر|تا چه مبلغی|چقدر میده|چقدر می دهد|چقدر پرداخت"),
+      W(
+        "limits?|maximum|max|ceiling|cap|up to how much|how much (?:do|does|will) (?:they|you|it|\\w+) pay|how much (?:\\w+ ){0,4}(?:is|are) (?:covered|insured|included)|سقف|حداکثر|تا چه مبلغی|چقدر میده|چقدر می دهد|چقدر پرداخت",
+      ),
       "u",
     ),
   ],

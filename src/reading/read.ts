@@ -119,6 +119,9 @@ interface Scored {
 /** Attributes a passage can answer by what it speaks of: its own words, heading path, caption and headers. */
 const FIGURE_ATTRIBUTES: ReadonlySet<Attribute> = new Set(["price", "limit", "deductible", "waiting", "deadline", "duration", "discount", "age", "hours", "contact"]);
 
+/** A sum of money as a table cell states it ("AED 2,500", «۲٬۵۰۰ درهم», "€500"). */
+const AMOUNT = /(?:aed|usd|eur|gbp|irr|dhs?|\$|€|£|rials?|dirhams?|ریال|درهم|تومان)\s*[\d٠-٩۰-۹]|[\d٠-٩۰-۹][\d٠-٩۰-۹.,٬]*\s*(?:aed|usd|eur|dhs?|rials?|dirhams?|ریال|درهم|تومان)/iu;
+
 /** Amounts of money a passage can state, each named by its own nouns: one is not another. */
 const AMOUNT_ATTRIBUTES: readonly Attribute[] = ["price", "limit", "deductible", "discount"];
 
@@ -470,6 +473,9 @@ function tableScore(table: Table, reading: CellReading, question: QuestionAnalys
     const about = union(union(own, context), header);
     const fits = (reading.rowMatched ? 1 : 0) + (reading.columnMatched ? 1 : 0);
     const score = cover(question, terms, { own, context: union(context, header), title, form: reading.column.value }, taxonomy, Math.min(fitted, fits));
+    // "How much cash is covered?": the amount in the row the question names is its limit,
+    // whatever the table calls its columns.
+    if (question.asked[0] === "limit" && reading.rowMatched && AMOUNT.test(reading.column.value)) return score;
     return judged(score, reading.column.value, about, question, 0);
   }
   // A table that needs a constraint, or matches none: how much of the question it is about.

@@ -337,4 +337,36 @@ describe("the reader", () => {
       claims: [{ chunkIds: ["path#a"] }],
     });
   });
+
+  it('answers "how much X is covered" with the amount in X\'s row, a limit whatever the columns are called', () => {
+    const row = (id: string, label: string, basic: string, gold: string): ReadingUnit => ({
+      ...base,
+      domain: "home",
+      chunkId: `nook#${id}`,
+      documentId: "nook",
+      title: "Nook Home Contents",
+      product: "nook",
+      sectionPath: ["Two plans"],
+      text: `Two plans — ${label} — Basic: ${basic}; Gold: ${gold}`,
+      shape: {
+        kind: "row",
+        table: "nook:t0",
+        caption: null,
+        rowLabel: label,
+        cells: [
+          { header: "", value: label },
+          { header: "Basic", value: basic },
+          { header: "Gold", value: gold },
+        ],
+        rowHeaderColumn: 0,
+      },
+    });
+    const rows = [row("a", "Cash at home", "AED 1,000", "AED 2,500"), row("b", "Jewellery", "AED 10,000", "AED 25,000")];
+    const nook = buildTaxonomy([{ id: "nook", title: "Nook Home Contents", product: "nook", domain: "home", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    expect(read({ query: "how much cash at home is covered on nook gold?", language: "en", units: rows, taxonomy: nook })).toMatchObject({
+      kind: "answer",
+      basis: "cell",
+      claims: [{ text: expect.stringContaining("Gold: AED 2,500"), chunkIds: ["nook#a"] }],
+    });
+  });
 });
