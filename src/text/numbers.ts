@@ -59,3 +59,20 @@ export function extractRanges(text: string): Array<[number, number]> {
   }
   return out;
 }
+
+const PERIOD = /(\d+(?:\.\d+)?)\s*[-\s]?(weeks?|months?|هفته|ماهه|ماه)(?![\p{L}])/giu;
+
+/**
+ * Durations a text states in weeks or months, as days ("3 weeks" 21, «۲ ماه» 60): price tables
+ * band trips and stays by days, so a question's "3 weeks" lies in "15–21 days" only in days.
+ */
+export function periodDays(text: string): number[] {
+  const ascii = toAsciiDigits(text);
+  const out: number[] = [];
+  for (const match of ascii.matchAll(PERIOD)) {
+    const count = Number(match[1]);
+    const unit = match[2]!.toLowerCase();
+    if (Number.isFinite(count)) out.push(count * (unit.startsWith("week") || unit === "هفته" ? 7 : 30));
+  }
+  return out;
+}

@@ -117,6 +117,13 @@ describe("the turn graph", () => {
     expect(result.outcome.text).not.toContain("PWNED");
   });
 
+  it("searches a duration in weeks or months in days too, and leaves the question as asked", async () => {
+    const retriever = fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]);
+    const h = harness({ models: scriptedModels({ triage: knowledge, generate: () => ({ claims: [], answered: false, confidence: 0.1 }) }), retriever });
+    await run(h, "How much is travel cover for 3 weeks?");
+    expect(retriever.requests[0]?.query).toBe("How much is travel cover for 3 weeks? 21 days");
+  });
+
   it("retries retrieval once with a widened query, then escalates", async () => {
     const retriever = fakeRetriever(() => [{ chunk: deductible, score: 0.1 }], { ...EMPTY_TAXONOMY, domains: ["motor"] });
     const h = harness({ models: scriptedModels({ triage: knowledge }), retriever });

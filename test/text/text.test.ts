@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { detectLanguage, extractNumbers, foldForMatch, normalizeText, questionOf, splitSentences, toAsciiDigits } from "../../src/text/index.js";
+import { periodDays } from "../../src/text/numbers.js";
 
 describe("normalizeText", () => {
   it("maps Arabic yeh and kaf to their Persian forms", () => {
@@ -69,5 +70,13 @@ describe("questionOf", () => {
   it("leaves a message that is all question, or has no question, as it is", () => {
     expect(questionOf("What is the deductible? And the premium?")).toBe("What is the deductible? And the premium?");
     expect(questionOf("Tell me about travel insurance.")).toBe("Tell me about travel insurance.");
+  });
+});
+
+describe("periodDays", () => {
+  it("states weeks and months as days, in both languages and digit systems; days alone are not a period", () => {
+    expect(periodDays("how much for 3 weeks?")).toEqual([21]);
+    expect(periodDays("سفر ۲ ماهه، ۱ هفته هم شاید")).toEqual([60, 7]);
+    expect(periodDays("a 10-day trip")).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import type { AgentDeps } from "../deps.js";
 import { createInstructionDetector, withoutInstructions } from "../../retrieval/index.js";
 import type { AgentStateUpdate, AgentStateValue } from "../state.js";
 import { memoByText } from "../../text/index.js";
+import { periodDays } from "../../text/numbers.js";
 
 /**
  * Hybrid retrieval with the tenant (from credentials) and the domain filter injected here,
@@ -28,7 +29,10 @@ export function retrieveNode(deps: AgentDeps) {
     const turn = state.turn!;
     const round = state.retrievalRounds + 1;
     const widen = round > 1;
-    const query = widen ? dedupeWords(`${state.rewrittenQuery} ${turn.text}`) : state.rewrittenQuery;
+    const asked = widen ? dedupeWords(`${state.rewrittenQuery} ${turn.text}`) : state.rewrittenQuery;
+    // "3 weeks" is searched as 21 days too: tables band trips and stays by days.
+    const days = periodDays(asked);
+    const query = days.length === 0 ? asked : `${asked} ${days.map((d) => `${d} ${state.language === "fa" ? "روز" : "days"}`).join(" ")}`;
     const request: RetrievalRequest = {
       query,
       tenantId: turn.tenantId,
