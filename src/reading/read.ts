@@ -91,6 +91,8 @@ interface Bags {
   title: ReadonlySet<string>;
   /** The unit's own text, for attributes said by form ("up to 2,000" is a limit). */
   form?: string;
+  /** Attributes the unit states by its structure (an amount in the row the question names is a limit). */
+  states?: ReadonlySet<Attribute>;
 }
 
 type UnitBags = { context: ReadonlySet<string>; title: ReadonlySet<string> };
@@ -119,6 +121,8 @@ interface Scored {
 /** Attributes a passage can answer by what it speaks of: its own words, heading path, caption and headers. */
 const FIGURE_ATTRIBUTES: ReadonlySet<Attribute> = new Set(["price", "limit", "deductible", "waiting", "deadline", "duration", "discount", "age", "hours", "contact"]);
 
+const LIMIT: ReadonlySet<Attribute> = new Set<Attribute>(["limit"]);
+
 /** A sum of money as a table cell states it ("AED 2,500", «۲٬۵۰۰ درهم», "€500"). */
 const AMOUNT = /(?:aed|usd|eur|gbp|irr|dhs?|\$|€|£|rials?|dirhams?|ریال|درهم|تومان)\s*[\d٠-٩۰-۹]|[\d٠-٩۰-۹][\d٠-٩۰-۹.,٬]*\s*(?:aed|usd|eur|dhs?|rials?|dirhams?|ریال|درهم|تومان)/iu;
 
@@ -145,7 +149,7 @@ function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags,
     if (bags.own.has(term)) m = 1;
     else if (bags.context.has(term)) m = READER_RULES.contextWeight;
     else if (bags.title.has(term)) m = READER_RULES.titleWeight;
-    else if (attributesNamed(term, question.asked).some((a) => speaksOf(all, a) || (bags.form !== undefined && formSpeaksOf(bags.form, a)))) m = 1;
+    else if (attributesNamed(term, question.asked).some((a) => speaksOf(all, a) || (bags.form !== undefined && formSpeaksOf(bags.form, a)) || bags.states?.has(a) === true)) m = 1;
     else if (lexicon !== undefined) {
       // The same meaning in other words, or in the other language: «سرقت» for "stolen".
       const concept = lexicon.conceptOfTerm(term);
@@ -472,10 +476,17 @@ function tableScore(table: Table, reading: CellReading, question: QuestionAnalys
     const own = termSet(`${reading.row.label} ${reading.column.header} ${reading.column.value}`);
     const about = union(union(own, context), header);
     const fits = (reading.rowMatched ? 1 : 0) + (reading.columnMatched ? 1 : 0);
-    const score = cover(question, terms, { own, context: union(context, header), title, form: reading.column.value }, taxonomy, Math.min(fitted, fits));
-    // "How much cash is covered?": the amount in the row the question names is its limit,
-    // whatever the table calls its columns.
-    if (question.asked[0] === "limit" && reading.rowMatched && AMOUNT.test(reading.column.value)) return score;
+    // "How much cash is covered?", "windscreen limit?": the amount in the row the question names
+    // is its limit, whatever the table calls its columns.
+    const statesLimit = reading.rowMatched && AMOUNT.test(reading.column.value);
+    const score = cover(
+      question,
+      terms,
+      { own, context: union(context, header), title, form: reading.column.value, ...(statesLimit ? { states: LIMIT } : {}) },
+      taxonomy,
+      Math.min(fitted, fits),
+    );
+    if (question.asked[0] === "limit" && statesLimit) return score;
     return judged(score, reading.column.value, about, question, 0);
   }
   // A table that needs a constraint, or matches none: how much of the question it is about.

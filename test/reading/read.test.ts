@@ -368,5 +368,31 @@ describe("the reader", () => {
       basis: "cell",
       claims: [{ text: expect.stringContaining("Gold: AED 2,500"), chunkIds: ["nook#a"] }],
     });
+    // The asked word "limit" is covered by that amount too, over another table whose header says "limits".
+    const other: ReadingUnit = {
+      ...base,
+      domain: "home",
+      chunkId: "nook-claims#d",
+      documentId: "nook-claims",
+      title: "Nook Claims",
+      product: "nook",
+      sectionPath: ["Deadlines"],
+      text: "Deadlines — Nook — Time limits: report a theft of cash at home to the police within 24 hours",
+      shape: {
+        kind: "row",
+        table: "nook-claims:t0",
+        caption: null,
+        rowLabel: "Nook",
+        cells: [
+          { header: "", value: "Nook" },
+          { header: "Time limits", value: "report a theft of cash at home to the police within 24 hours" },
+        ],
+        rowHeaderColumn: 0,
+      },
+    };
+    expect(read({ query: "nook gold cash at home limit?", language: "en", units: [other, ...rows], taxonomy: nook })).toMatchObject({
+      kind: "answer",
+      claims: [{ chunkIds: ["nook#a"] }],
+    });
   });
 });
