@@ -1,7 +1,7 @@
 import type { Schemas } from "@qdrant/js-client-rest";
 import { encodePageToken, pageTokenField, parseChunkId, type DocumentPage, type DocumentSummary, type ListOptions } from "../document-index.js";
 import { querySparseVector, type SparseVector } from "../hybrid/bm25.js";
-import { neighborsOf, type ContextWindow } from "../hybrid/context-window.js";
+import { neighborsOf, siblingRows, type ContextWindow } from "../hybrid/context-window.js";
 import { checkRequest, cut, embedQuery, rerank } from "../hybrid/pipeline.js";
 import { RetrievalUnavailableError, type Chunk, type Embedder, type Reranker, type RetrievalRequest, type RetrievalResult, type RetrievedChunk } from "../types.js";
 import type { CollectionClient } from "./client.js";
@@ -90,6 +90,19 @@ export function createQdrantReader(options: QdrantReaderOptions): QdrantReader {
         fused.push({ chunk, score: point.score });
       }
       signal?.throwIfAborted();
+
+      // The other rows of the candidates' tables join the rerank, as in the embedded index
+      // (siblingRows): one more scroll, only when a candidate is a table row.
+      const rowCandidates = fused.map((item) => item.chunk).filter((chunk) => chunk.unit.kind === "row");
+      if (rowCandidates.length > 0 && context.tableRows > 0) {
+        const tables = await neighbors(request.tenantId, rowCandidates, signal);
+        const rows = siblingRows(
+          fused.map((item) => item.chunk),
+          (chunk) => tables.get(chunk.documentId) ?? [],
+          context.tableRows,
+        );
+        for (const chunk of rows) fused.push({ chunk, score: 0 });
+      }
 
       const rerankScores = await rerank(
         reranker,

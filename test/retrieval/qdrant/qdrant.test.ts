@@ -368,6 +368,20 @@ describe("the Qdrant adapter against a semantic fake Qdrant", () => {
     return index;
   };
 
+  it("reranks the other rows of a candidate's table, as the embedded index does", async () => {
+    const bands = Array.from({ length: 12 }, (_, i) => `| ${i * 10 + 1}–${i * 10 + 10} | ${(i + 1) * 100} |`);
+    const body = `## Premiums\n\n**Annual premium by age**\n\n| Age | Premium |\n|---|---|\n${bands.join("\n")}\n\n## Other\n\nThe premium is paid yearly.`;
+    const document = { id: "ages-en", title: "Ages", product: "ages", domain: "motor", lang: "en" as const, tenantId: "acme", body };
+    const query = { query: "premium for age 95", tenantId: "acme", language: "en" as const, topK: 3 };
+    const row95 = (hits: Array<{ chunk: { text: string } }>) => hits.some((h) => h.chunk.text.includes("91–100"));
+    const index = await freshIndex({ candidates: 2, contextWindow: 0 });
+    await index.upsert([document]);
+    expect(row95((await index.retrieve(query)).hits)).toBe(true);
+    const narrow = await freshIndex({ candidates: 2, contextWindow: 0, tableContextRows: 0 });
+    await narrow.upsert([document]);
+    expect(row95((await narrow.retrieve(query)).hits)).toBe(false);
+  });
+
   it("counts the chunks the instruction detector flags into the payload; listings show it, absent when not checked", async () => {
     const warned: object[] = [];
     const logger = { debug() {}, info() {}, error() {}, warn: (obj: object) => void warned.push(obj) };
