@@ -36,3 +36,18 @@ export interface ReadingUnit {
   position?: number;
   shape: UnitShape;
 }
+
+/** One sentence of an answer and the chunks that state it. */
+export interface ReaderClaim {
+  text: string;
+  chunkIds: string[];
+}
+
+/** An option of a clarifying question: a product, or a row or column label of a table. */
+export interface ReaderOption {
+  label: string;
+  documentId: string;
+  product: string;
+  domain: string;
+  title: string;
+}

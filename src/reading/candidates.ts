@@ -1,0 +1,114 @@
+import type { ProductEntry, Taxonomy } from "../domain/taxonomy.js";
+import { productsNamed } from "../domain/taxonomy.js";
+import type { Language } from "../text/language.js";
+import { formFits, isAttributeWord, speaksOf } from "./attributes.js";
+import type { QuestionAnalysis } from "./question.js";
+import { AMOUNT_ATTRIBUTES, cover, FIGURE_ATTRIBUTES, judged, READER_RULES, type Scored, unitBags } from "./score.js";
+import type { CellReading, Table } from "./table.js";
+import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
+import { termSet, union } from "./unit-terms.js";
+
+/** What the reader weighs against each other: sentences, list items (alone or as a whole list), table readings; and the products a question names. */
+
+export type TextCandidate = { kind: "sentence" | "item"; unit: ReadingUnit; text: string; extra: ReaderClaim[]; score: Scored };
+
+export type Candidate = TextCandidate | { kind: "table"; table: Table; reading: CellReading; score: Scored };
+
+export function productOf(c: Candidate): string {
+  return c.kind === "table" ? c.table.sample.product : c.unit.product;
+}
+
+export function unitOf(c: Candidate): ReadingUnit {
+  return c.kind === "table" ? c.table.sample : c.unit;
+}
+
+/**
+ * The products a question is about: those it names by a word only they have ("rahvar"), or else
+ * by a word their names share ("car" names both car products, "travel" one), but never by a word
+ * most products' names have ("insurance"). Empty when it names none.
+ */
+export function productsMentioned(taxonomy: Taxonomy, terms: readonly string[]): ProductEntry[] {
+  const products = taxonomy.products.filter((p) => !p.general);
+  const distinct = productsNamed(taxonomy, terms).filter((p) => !p.general);
+  if (distinct.length > 0) return distinct;
+  const names = new Map(products.map((p) => [p.product, termSet(`${p.product.replace(/-/gu, " ")} ${Object.values(p.titles).flat().join(" ")}`)]));
+  let found: ProductEntry[] = [];
+  for (const term of terms) {
+    // "cover" in "Hamsafar Travel Cover" says what is asked about a product, not which one.
+    if (isAttributeWord(term)) continue;
+    const having = products.filter((p) => names.get(p.product)!.has(term));
+    if (having.length === 0 || having.length > Math.max(1, products.length / 2)) continue;
+    const both = found.filter((p) => having.includes(p));
+    // Words naming different products ("car" and "travel") name them all.
+    found = found.length === 0 ? having : both.length > 0 ? both : [...found, ...having.filter((p) => !found.includes(p))];
+  }
+  return found;
+}
+
+/**
+ * A list whose items each state the asked figure for another case ("Up to 7 days: 4,500,000
+ * rials", "8 to 15 days: …"), asked about without saying which case: no item answers better than
+ * the others, and the answer is the list — its lead-in and its items, each cited. When the
+ * question's words or quantities pick one item, that item stands out and no list is offered.
+ */
+export function listCandidates(candidates: readonly Candidate[], question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy): Candidate[] {
+  const main = question.asked.find((a) => FIGURE_ATTRIBUTES.has(a));
+  if (main === undefined) return [];
+  const groups = new Map<string, TextCandidate[]>();
+  for (const c of candidates) {
+    if (c.kind !== "item" || c.unit.shape.kind !== "item" || c.unit.shape.leadIn === null) continue;
+    const key = `${c.unit.documentId}\u0000${c.unit.sectionPath.join(">")}\u0000${c.unit.shape.leadIn}`;
+    const group = groups.get(key) ?? [];
+    group.push(c);
+    groups.set(key, group);
+  }
+  const out: Candidate[] = [];
+  for (const group of groups.values()) {
+    if (group.length > READER_RULES.maxListItems) continue;
+    // The items that state the figure must tie; an item that states none ("Friday: closed") is
+    // still part of the list's answer.
+    // An item whose own words name another figure ("25% discount") states that one, not the asked one.
+    const states = (item: string) => {
+      const own = termSet(item);
+      const other = AMOUNT_ATTRIBUTES.some((a) => !question.asked.includes(a) && speaksOf(own, a));
+      return formFits(item, [main]) && (!other || speaksOf(own, main));
+    };
+    const stating = group.filter((c) => c.unit.shape.kind === "item" && states(c.unit.shape.item));
+    if (stating.length < 2) continue;
+    const coverages = stating.map((c) => c.score.coverage);
+    if (Math.max(...coverages) - Math.min(...coverages) > READER_RULES.structureMargin) continue;
+    const ordered = [...group].sort((a, b) => (a.unit.position ?? 0) - (b.unit.position ?? 0));
+    const first = ordered[0]!;
+    const leadIn = first.unit.shape.kind === "item" ? (first.unit.shape.leadIn ?? "") : "";
+    const own = termSet([leadIn, ...ordered.map((c) => (c.unit.shape.kind === "item" ? c.unit.shape.item : ""))].join(" "));
+    const { context, title } = unitBags(first.unit);
+    const score = cover(question, terms, { own, context, title, form: ordered.map((c) => c.unit.text).join(" ") }, taxonomy, 0);
+    out.push({
+      kind: "item",
+      unit: first.unit,
+      text: first.text,
+      // The first item with its heading and lead-in, then the others' own words.
+      extra: ordered.slice(1).map((c) => ({ text: c.unit.shape.kind === "item" ? c.unit.shape.item : c.text, chunkIds: [c.unit.chunkId] })),
+      score: judged(score, leadIn + " " + ordered.map((c) => c.text).join(" "), union(own, context), question, 0),
+    });
+  }
+  return out;
+}
+
+/** Cells beat items beat sentences on a tie: the more structured answer states less around the fact. */
+export function rank(c: Candidate): number {
+  if (c.kind === "table") return c.reading.kind === "cell" ? 3 : 1;
+  return c.kind === "item" ? 2 : 1;
+}
+
+export function productOptions(products: readonly string[], contenders: readonly Candidate[], language: Language, taxonomy: Taxonomy): ReaderOption[] {
+  return products.slice(0, READER_RULES.maxOptions).map((product) => {
+    const entry: ProductEntry | undefined = taxonomy.products.find((p) => p.product === product);
+    const units = contenders.filter((c) => productOf(c) === product).map(unitOf);
+    const unit = units.find((u) => u.lang === language) ?? units[0]!;
+    const titles = entry?.titles[language] ?? [];
+    // The shortest title in the reply language names the product best ("Tandorost – Benefit Schedule" < …).
+    const label = titles.length > 0 ? [...titles].sort((a, b) => a.length - b.length)[0]! : unit.title;
+    return { label, documentId: unit.documentId, product, domain: unit.domain, title: unit.title };
+  });
+}

@@ -1,0 +1,194 @@
+import type { Taxonomy } from "../domain/taxonomy.js";
+import { attributesNamed, formFits, formSpeaksOf, speaksOf } from "./attributes.js";
+import { termWeight } from "./evidence-terms.js";
+import { quantityFits, type Quantity } from "./quantities.js";
+import type { Attribute, QuestionAnalysis } from "./question.js";
+import type { CellReading, Table } from "./table.js";
+import type { ReadingUnit } from "./types.js";
+import { conceptsIn, statedIntervals, termSet, union } from "./unit-terms.js";
+
+/**
+ * How much of a question a passage, a cell or a table covers: the question's terms weighed by
+ * their rarity in the tenant's documents, found in the unit's own words, its headings or its
+ * title, by word or by concept; whether it speaks of the asked attribute in the form that
+ * attribute takes; whether its figures fit or contradict the stated quantities.
+ */
+
+/** Tuning, as shares: fitted on one insurer's dev half, checked unchanged on the others (docs/evaluation.md). */
+export const READER_RULES = {
+  /** The best unit must cover this share of the question's weighted content to answer. */
+  sufficient: 0.5,
+  /** A cell or item this close to the best sentence is preferred to it. */
+  structureMargin: 0.02,
+  /** Units of other products within this share of the best are equally good (ambiguity). */
+  ambiguityMargin: 0.12,
+  /** Weights of a question term found only in a unit's heading path / caption / headers, or only in its title or product name. */
+  contextWeight: 0.8,
+  titleWeight: 0.6,
+  /** A follow-up's own terms (QuestionAnalysis.turnFocus) weigh this many times the carried-over ones. */
+  turnWeight: 2,
+  /** A stated age, amount or duration weighs this many average terms. */
+  quantityWeight: 1.5,
+  /** A term covered by a word of its concept rather than itself counts this share. */
+  conceptWeight: 0.9,
+  /** A unit that speaks of the asked attribute but lacks its form (a price question, no figure) counts this share. */
+  formlessFactor: 0.5,
+  maxOptions: 4,
+  /** The longest list answered whole (its items each cited). */
+  maxListItems: 8,
+} as const;
+
+export interface Bags {
+  own: ReadonlySet<string>;
+  context: ReadonlySet<string>;
+  title: ReadonlySet<string>;
+  /** The unit's own text, for attributes said by form ("up to 2,000" is a limit). */
+  form?: string;
+  /** Attributes the unit states by its structure (an amount in the row the question names is a limit). */
+  states?: ReadonlySet<Attribute>;
+}
+
+export type UnitBags = { context: ReadonlySet<string>; title: ReadonlySet<string> };
+
+export const bagCache = new WeakMap<ReadingUnit, UnitBags>();
+
+/** A unit's heading path (with its caption or lead-in) and its title, as terms: shared by every unit of the same text. */
+export function unitBags(unit: ReadingUnit): UnitBags {
+  let bags = bagCache.get(unit);
+  if (bags === undefined) {
+    const shape = unit.shape;
+    const context = termSet([...unit.sectionPath, shape.kind === "row" ? (shape.caption ?? "") : shape.kind === "item" ? (shape.leadIn ?? "") : ""].join(" "));
+    const title = termSet(`${unit.title} ${unit.product.replace(/-/gu, " ")}`);
+    bags = { context, title };
+    bagCache.set(unit, bags);
+  }
+  return bags;
+}
+
+export interface Scored {
+  coverage: number;
+  /** Terms of the question the candidate does not cover. */
+  missing: string[];
+}
+
+/** Attributes a passage can answer by what it speaks of: its own words, heading path, caption and headers. */
+export const FIGURE_ATTRIBUTES: ReadonlySet<Attribute> = new Set(["price", "limit", "deductible", "waiting", "deadline", "duration", "discount", "age", "hours", "contact"]);
+
+export const LIMIT: ReadonlySet<Attribute> = new Set<Attribute>(["limit"]);
+
+/** A sum of money as a table cell states it ("AED 2,500", «۲٬۵۰۰ درهم», "€500"). */
+export const AMOUNT =
+  /(?:aed|usd|eur|gbp|irr|dhs?|\$|€|£|rials?|dirhams?|ریال|درهم|تومان)\s*[\d٠-٩۰-۹]|[\d٠-٩۰-۹][\d٠-٩۰-۹.,٬]*\s*(?:aed|usd|eur|dhs?|rials?|dirhams?|ریال|درهم|تومان)/iu;
+
+/** Amounts of money a passage can state, each named by its own nouns: one is not another. */
+export const AMOUNT_ATTRIBUTES: readonly Attribute[] = ["price", "limit", "deductible", "discount"];
+
+/** Quantities that a passage can fit or contradict (a bare count cannot be judged). */
+export const judgeable = (q: Quantity) => q.kind === "days" || q.kind === "age" || q.kind === "money";
+
+export function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags, taxonomy: Taxonomy, quantityFit = 0): Scored {
+  let total = 0;
+  let got = 0;
+  const missing: string[] = [];
+  const all = union(bags.own, bags.context);
+  const lexicon = question.lexicon;
+  for (const term of terms) {
+    let w = termWeight(taxonomy, term);
+    // A term the tenant's documents never use (and that names no focus: see focusTerms) is most
+    // often a colloquial or filler word the documents phrase otherwise: it weighs like a common one.
+    if (!taxonomy.vocabulary.has(term) || question.guessed?.has(term) === true) w = Math.min(w, 1);
+    if (question.turnFocus?.has(term) === true) w *= READER_RULES.turnWeight;
+    total += w;
+    let m = 0;
+    if (bags.own.has(term)) m = 1;
+    else if (bags.context.has(term)) m = READER_RULES.contextWeight;
+    else if (bags.title.has(term)) m = READER_RULES.titleWeight;
+    else if (attributesNamed(term, question.asked).some((a) => speaksOf(all, a) || (bags.form !== undefined && formSpeaksOf(bags.form, a)) || bags.states?.has(a) === true)) m = 1;
+    else if (lexicon !== undefined) {
+      // The same meaning in other words, or in the other language: «سرقت» for "stolen".
+      const concept = lexicon.conceptOfTerm(term);
+      if (concept !== undefined) {
+        if (conceptsIn(lexicon, bags.own).has(concept)) m = READER_RULES.conceptWeight;
+        else if (conceptsIn(lexicon, bags.context).has(concept)) m = READER_RULES.conceptWeight * READER_RULES.contextWeight;
+        else if (conceptsIn(lexicon, bags.title).has(concept)) m = READER_RULES.conceptWeight * READER_RULES.titleWeight;
+      }
+    }
+    if (m === 0) missing.push(term);
+    got += w * m;
+  }
+  const quantities = question.quantities.filter(judgeable).length;
+  if (quantities > 0) {
+    // Each stated quantity weighs more than an average term (an age or a trip length picks the
+    // row the answer is in); fitting one covers it.
+    const w = (terms.length > 0 ? total / terms.length : 1) * READER_RULES.quantityWeight;
+    total += quantities * w;
+    got += Math.min(quantityFit, quantities) * w;
+  }
+  return { coverage: total === 0 ? 0 : got / total, missing };
+}
+
+/** How the passage's own figures stand to the question's quantities: fitting ones, contradicting ones. */
+export function quantityAgreement(text: string, question: QuestionAnalysis): { fit: number; conflict: number } {
+  const quantities = question.quantities.filter(judgeable);
+  if (quantities.length === 0) return { fit: 0, conflict: 0 };
+  const intervals = statedIntervals(text);
+  let fit = 0;
+  let conflict = 0;
+  for (const q of quantities) {
+    let fits = false;
+    let against = false;
+    for (const interval of intervals) {
+      if (interval.unit !== q.kind) continue;
+      if (quantityFits(q, interval)) fits = true;
+      else against = true;
+    }
+    if (fits) fit++;
+    else if (against) conflict++;
+  }
+  return { fit, conflict };
+}
+
+/**
+ * The question's main attribute must be what the passage is about and in the form it takes (a
+ * price question wants a passage about prices stating a figure); a passage whose figures
+ * contradict the question's quantities ("16–31 days" for a 10-day trip) answers another case.
+ */
+export function judged(score: Scored, text: string, about: ReadonlySet<string>, question: QuestionAnalysis, conflicts: number): Scored {
+  let coverage = score.coverage;
+  const main = question.asked.find((a) => FIGURE_ATTRIBUTES.has(a));
+  if (main !== undefined && ((!speaksOf(about, main) && !formSpeaksOf(text, main)) || !formFits(text, [main]))) coverage *= READER_RULES.formlessFactor;
+  if (conflicts > 0) coverage *= READER_RULES.formlessFactor;
+  return { ...score, coverage };
+}
+
+export function tableScore(table: Table, reading: CellReading, question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy): Scored {
+  const sample = table.sample;
+  const { context, title } = unitBags(sample);
+  const header = termSet([table.caption ?? "", table.rowHeader, ...table.columns.map((c) => c.header)].join(" "));
+  const labels = termSet(table.rows.map((r) => r.label).join(" "));
+  const fitted = question.quantities.filter(judgeable).length;
+  if (reading.kind === "cell") {
+    const own = termSet(`${reading.row.label} ${reading.column.header} ${reading.column.value}`);
+    const about = union(union(own, context), header);
+    const fits = (reading.rowMatched ? 1 : 0) + (reading.columnMatched ? 1 : 0);
+    // "How much cash is covered?", "windscreen limit?": the amount in the row the question names
+    // is its limit, whatever the table calls its columns.
+    const statesLimit = reading.rowMatched && AMOUNT.test(reading.column.value);
+    const score = cover(
+      question,
+      terms,
+      { own, context: union(context, header), title, form: reading.column.value, ...(statesLimit ? { states: LIMIT } : {}) },
+      taxonomy,
+      Math.min(fitted, fits),
+    );
+    if (question.asked[0] === "limit" && statesLimit) return score;
+    return judged(score, reading.column.value, about, question, 0);
+  }
+  // A table that needs a constraint, or matches none: how much of the question it is about.
+  // Asking which column to read: the columns (or what is above them) must be about the asked
+  // attribute, not a row's words ("Customer care (quotes…)" does not make "Number | Hours" prices).
+  const about = reading.kind === "needs" && reading.dimension === "column" ? union(header, context) : union(union(header, labels), context);
+  const score = cover(question, terms, { own: union(header, labels), context, title }, taxonomy, fitted);
+  const judgedScore = judged(score, [table.caption ?? "", ...table.rows.map((r) => r.values.map((v) => v.value).join(" "))].join(" "), about, question, 0);
+  return reading.kind === "needs" ? judgedScore : { ...judgedScore, coverage: judgedScore.coverage * READER_RULES.formlessFactor };
+}
