@@ -2,7 +2,8 @@ import type pg from "pg";
 import type { DocumentChange, DocumentStoreListener, SharedDocumentStore, SourceDocument, StoredPutStatus } from "../../domain/documents.js";
 import type { Logger } from "../../domain/logger.js";
 import { isLanguage } from "../../text/language.js";
-import { advisoryKey, createGuardedClient, pgErrorFields, type PostgresConnectionOptions } from "./connection.js";
+import { advisoryKey, type PostgresConnectionOptions } from "./connection.js";
+import { listenResiliently } from "./listen.js";
 import { guarded } from "./errors.js";
 
 export const DOCUMENTS_CHANNEL = "frontdesk_documents";
@@ -75,9 +76,6 @@ export async function createPostgresDocumentStore(options: PostgresDocumentStore
   const { pool, logger } = options;
   const baseDelay = options.reconnectDelayMs ?? 200;
   const listeners = new Set<DocumentStoreListener>();
-  let listener: pg.Client | null = null;
-  let closed = false;
-  let reconnectTimer: NodeJS.Timeout | null = null;
 
   const each = (call: (l: DocumentStoreListener) => void) => {
     for (const l of [...listeners]) {
@@ -89,60 +87,25 @@ export async function createPostgresDocumentStore(options: PostgresDocumentStore
     }
   };
 
-  async function connect(): Promise<void> {
-    // The error listener is attached in the constructor and stays for the client's whole life.
-    const client = createGuardedClient(options.connection, (err) => lost(err));
-    function lost(err?: Error): void {
-      if (listener !== client) return;
-      listener = null;
-      if (closed) return;
-      logger.warn({ err: err === undefined ? undefined : pgErrorFields(err) }, "document notifications connection lost; polling until it is back");
-      scheduleReconnect(baseDelay);
-    }
-    client.on("end", () => lost());
-    client.on("notification", (message) => {
-      if (message.channel !== DOCUMENTS_CHANNEL) return;
-      const version = Number(message.payload);
+  const connection = await listenResiliently({
+    connection: options.connection,
+    channel: DOCUMENTS_CHANNEL,
+    logger,
+    reconnectDelayMs: baseDelay,
+    name: "document notifications",
+    whileDown: "polling until it is back",
+    onNotification(payload) {
+      const version = Number(payload);
       if (Number.isSafeInteger(version)) each((l) => l.changed(version));
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${DOCUMENTS_CHANNEL}`);
-    } catch (err) {
-      client.removeAllListeners("end");
-      await client.end().catch(() => undefined);
-      throw err;
-    }
-    if (closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    listener = client;
-  }
-
-  function scheduleReconnect(delayMs: number): void {
-    if (closed || reconnectTimer !== null) return;
-    reconnectTimer = setTimeout(() => {
-      reconnectTimer = null;
-      connect().then(
-        () => {
-          logger.info({}, "document notifications connection re-established");
-          each((l) => l.missed());
-        },
-        (err: unknown) => {
-          logger.warn({ err: pgErrorFields(err) }, "document notifications connection still down");
-          scheduleReconnect(Math.min(delayMs * 2, 5_000));
-        },
-      );
-    }, delayMs);
-    reconnectTimer.unref();
-  }
-
-  await connect();
+    },
+    onLost: () => undefined,
+    // Listening again: what was written meanwhile was not heard of.
+    onRestored: () => each((l) => l.missed()),
+  });
 
   return {
     get listening() {
-      return listener !== null;
+      return connection.listening;
     },
 
     async put(entries) {
@@ -244,12 +207,8 @@ export async function createPostgresDocumentStore(options: PostgresDocumentStore
     },
 
     async close() {
-      closed = true;
-      if (reconnectTimer !== null) clearTimeout(reconnectTimer);
       listeners.clear();
-      const client = listener;
-      listener = null;
-      await client?.end().catch(() => undefined);
+      await connection.close();
       if (options.ownsPool === true) await pool.end().catch(() => undefined);
     },
   };

@@ -1,7 +1,8 @@
 import pg from "pg";
 import type { Logger } from "../../domain/logger.js";
 import { StorageUnavailableError } from "../errors.js";
-import { clientConfig, type PostgresConnectionOptions } from "./connection.js";
+import type { PostgresConnectionOptions } from "./connection.js";
+import { listenResiliently } from "./listen.js";
 import { createFanout, type FanoutOptions } from "../fanout.js";
 import type { PublishedEvent, ThreadTopic, TurnEvents } from "../ports.js";
 
@@ -62,11 +63,8 @@ export interface PostgresTurnEvents extends TurnEvents {
 export async function createPostgresTurnEvents(options: PostgresTurnEventsOptions): Promise<PostgresTurnEvents> {
   const { pool, logger } = options;
   const fanout = createFanout(options);
-  const baseDelay = options.reconnectDelayMs ?? 200;
 
-  let listener: pg.Client | null = null;
   let closed = false;
-  let reconnectTimer: NodeJS.Timeout | null = null;
   // Notifications are handled one after another, so a large event fetched by id keeps its place.
   let inbound: Promise<void> = Promise.resolve();
   // Waiting to be sent, in publish order; one pump sends them, consecutive small ones in one query.
@@ -94,54 +92,6 @@ export async function createPostgresTurnEvents(options: PostgresTurnEventsOption
       logger.warn({ err }, "could not fetch a large turn event; its watchers fell behind");
       fanout.interrupt("source_interrupted", topic);
     }
-  }
-
-  async function connect(): Promise<void> {
-    const client = new pg.Client(clientConfig(options.connection));
-    const lost = (err?: Error) => {
-      if (listener !== client) return;
-      listener = null;
-      if (closed) return;
-      logger.warn({ err }, "turn events connection lost; watchers were told they fell behind, reconnecting");
-      fanout.interrupt("source_interrupted");
-      scheduleReconnect(baseDelay);
-    };
-    client.on("error", lost);
-    client.on("end", () => lost());
-    client.on("notification", (message) => {
-      if (message.channel !== TURN_EVENTS_CHANNEL || message.payload === undefined) return;
-      const text = message.payload;
-      inbound = inbound.then(() => receive(text));
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${TURN_EVENTS_CHANNEL}`);
-    } catch (err) {
-      client.removeAllListeners("end");
-      await client.end().catch(() => undefined);
-      throw err;
-    }
-    if (closed) {
-      // close() ran while this reconnect was under way: nobody will end this connection later.
-      await client.end().catch(() => undefined);
-      return;
-    }
-    listener = client;
-  }
-
-  function scheduleReconnect(delayMs: number): void {
-    if (closed || reconnectTimer !== null) return;
-    reconnectTimer = setTimeout(() => {
-      reconnectTimer = null;
-      connect().then(
-        () => logger.info({}, "turn events connection re-established"),
-        (err: unknown) => {
-          logger.warn({ err }, "turn events connection still down");
-          scheduleReconnect(Math.min(delayMs * 2, 5_000));
-        },
-      );
-    }, delayMs);
-    reconnectTimer.unref();
   }
 
   const envelopeOf = (event: PublishedEvent) => JSON.stringify({ t: event.tenantId, h: event.threadId, p: event.payload });
@@ -200,11 +150,24 @@ export async function createPostgresTurnEvents(options: PostgresTurnEventsOption
     }
   }
 
-  await connect();
+  const connection = await listenResiliently({
+    connection: options.connection,
+    channel: TURN_EVENTS_CHANNEL,
+    logger,
+    ...(options.reconnectDelayMs === undefined ? {} : { reconnectDelayMs: options.reconnectDelayMs }),
+    name: "turn events",
+    whileDown: "watchers were told they fell behind, reconnecting",
+    onNotification(payload) {
+      if (payload === undefined) return;
+      inbound = inbound.then(() => receive(payload));
+    },
+    onLost: () => fanout.interrupt("source_interrupted"),
+    onRestored: () => undefined,
+  });
 
   return {
     get listening() {
-      return listener !== null;
+      return connection.listening;
     },
 
     publish(event) {
@@ -218,7 +181,7 @@ export async function createPostgresTurnEvents(options: PostgresTurnEventsOption
     },
 
     async subscribe(filter) {
-      if (listener === null) throw new StorageUnavailableError("turn events are unavailable: the PostgreSQL LISTEN connection is down");
+      if (!connection.listening) throw new StorageUnavailableError("turn events are unavailable: the PostgreSQL LISTEN connection is down");
       return fanout.subscribe(filter);
     },
 
@@ -228,12 +191,9 @@ export async function createPostgresTurnEvents(options: PostgresTurnEventsOption
 
     async close() {
       closed = true;
-      if (reconnectTimer !== null) clearTimeout(reconnectTimer);
       while (pumping !== null) await pumping;
       fanout.closeAll();
-      const client = listener;
-      listener = null;
-      await client?.end().catch(() => undefined);
+      await connection.close();
     },
   };
 }
