@@ -6,28 +6,51 @@ import { parseConceptLexicon } from "../../src/text/concepts.js";
 
 /** Units of two small fictional products, as retrieval would hand them to the reader. */
 const base = { domain: "trips", lang: "en" as const, score: 0.8 };
-const row = (id: string, label: string, values: [string, string, string]): ReadingUnit => ({
+/** A table's layout as the chunker renders its rows: caption (or heading) — row label — each other cell with its header. */
+interface TableOf {
+  documentId: string;
+  title: string;
+  product: string;
+  domain: string;
+  section: string;
+  caption: string | null;
+  labelHeader: string;
+}
+
+const tableRow = (t: TableOf, id: string, label: string, cells: ReadonlyArray<readonly [string, string]>): ReadingUnit => ({
   ...base,
-  chunkId: `trip-prices#${id}`,
-  documentId: "trip-prices",
-  title: "Voyager Travel Cover – Prices",
-  product: "voyager",
-  sectionPath: ["Prices"],
-  text: `Price per adult (AED) — ${label} — Basic: ${values[0]}; Plus: ${values[1]}; Max: ${values[2]}`,
+  domain: t.domain,
+  chunkId: `${t.documentId}#${id}`,
+  documentId: t.documentId,
+  title: t.title,
+  product: t.product,
+  sectionPath: [t.section],
+  text: `${t.caption ?? t.section} — ${label} — ${cells.map(([header, value]) => `${header}: ${value}`).join("; ")}`,
   shape: {
     kind: "row",
-    table: "trip-prices:t0",
-    caption: "Price per adult (AED)",
+    table: `${t.documentId}:t0`,
+    caption: t.caption,
     rowLabel: label,
-    cells: [
-      { header: "Trip length", value: label },
-      { header: "Basic", value: values[0] },
-      { header: "Plus", value: values[1] },
-      { header: "Max", value: values[2] },
-    ],
+    cells: [{ header: t.labelHeader, value: label }, ...cells.map(([header, value]) => ({ header, value }))],
     rowHeaderColumn: 0,
   },
 });
+
+const tripPrices: TableOf = {
+  documentId: "trip-prices",
+  title: "Voyager Travel Cover – Prices",
+  product: "voyager",
+  domain: "trips",
+  section: "Prices",
+  caption: "Price per adult (AED)",
+  labelHeader: "Trip length",
+};
+const row = (id: string, label: string, values: [string, string, string]): ReadingUnit =>
+  tableRow(tripPrices, id, label, [
+    ["Basic", values[0]],
+    ["Plus", values[1]],
+    ["Max", values[2]],
+  ]);
 const prices = [row("a", "1–7 days", ["40", "60", "90"]), row("b", "8–15 days", ["65", "95", "150"]), row("c", "16–31 days", ["100", "150", "230"])];
 const homePrice: ReadingUnit = {
   ...base,
@@ -183,28 +206,20 @@ describe("the reader", () => {
   });
 
   it("picks the column a word of the question names among headers that all speak of the price (Monthly | Annual)", () => {
-    const band = (id: string, label: string, monthly: string, annual: string): ReadingUnit => ({
-      ...base,
-      domain: "gadgets",
-      chunkId: `guard#${id}`,
+    const guardPrices: TableOf = {
       documentId: "guard",
       title: "Guard Device Cover – Prices",
       product: "guard",
-      sectionPath: ["Prices"],
-      text: `Premium (AED) — ${label} — Monthly: ${monthly}; Annual: ${annual}`,
-      shape: {
-        kind: "row",
-        table: "guard:t0",
-        caption: "Premium (AED)",
-        rowLabel: label,
-        cells: [
-          { header: "Device value (AED)", value: label },
-          { header: "Monthly", value: monthly },
-          { header: "Annual", value: annual },
-        ],
-        rowHeaderColumn: 0,
-      },
-    });
+      domain: "gadgets",
+      section: "Prices",
+      caption: "Premium (AED)",
+      labelHeader: "Device value (AED)",
+    };
+    const band = (id: string, label: string, monthly: string, annual: string) =>
+      tableRow(guardPrices, id, label, [
+        ["Monthly", monthly],
+        ["Annual", annual],
+      ]);
     const rows = [band("a", "Up to 2,000", "19", "199"), band("b", "2,001–5,000", "35", "385")];
     const guard = buildTaxonomy([{ id: "guard", title: "Guard Device Cover – Prices", product: "guard", domain: "gadgets", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
     const ask = (query: string) => read({ query, language: "en", units: rows, taxonomy: guard });
@@ -217,50 +232,33 @@ describe("the reader", () => {
   });
 
   it("reads an amount per period as a price, and asks no column of a table whose columns are not prices", () => {
-    const benefit: ReadingUnit = {
-      ...base,
-      domain: "motor",
-      chunkId: "road#b",
+    const benefits: TableOf = {
       documentId: "road",
       title: "Road Cover – Benefits",
       product: "road",
-      sectionPath: ["Benefit schedule"],
-      text: "Benefit schedule — Towing — Basic: Optional add-on, AED 95/year; Plus: Included",
-      shape: {
-        kind: "row",
-        table: "road:t0",
-        caption: "Benefit schedule",
-        rowLabel: "Towing",
-        cells: [
-          { header: "Benefit", value: "Towing" },
-          { header: "Basic", value: "Optional add-on, AED 95/year" },
-          { header: "Plus", value: "Included" },
-        ],
-        rowHeaderColumn: 0,
-      },
+      domain: "motor",
+      section: "Benefit schedule",
+      caption: "Benefit schedule",
+      labelHeader: "Benefit",
     };
-    const line = (id: string, label: string, number: string, hours: string): ReadingUnit => ({
-      ...base,
-      domain: "service",
-      chunkId: `lines#${id}`,
+    const benefit = tableRow(benefits, "b", "Towing", [
+      ["Basic", "Optional add-on, AED 95/year"],
+      ["Plus", "Included"],
+    ]);
+    const phoneLines: TableOf = {
       documentId: "lines",
       title: "Contact – Phone Lines",
       product: "contact",
-      sectionPath: ["Phone lines"],
-      text: `Phone lines — ${label} — Number: ${number}; Hours: ${hours}`,
-      shape: {
-        kind: "row",
-        table: "lines:t0",
-        caption: null,
-        rowLabel: label,
-        cells: [
-          { header: "Line", value: label },
-          { header: "Number", value: number },
-          { header: "Hours", value: hours },
-        ],
-        rowHeaderColumn: 0,
-      },
-    });
+      domain: "service",
+      section: "Phone lines",
+      caption: null,
+      labelHeader: "Line",
+    };
+    const line = (id: string, label: string, number: string, hours: string) =>
+      tableRow(phoneLines, id, label, [
+        ["Number", number],
+        ["Hours", hours],
+      ]);
     const lines = [line("a", "Sales (quotes, payments)", "800 100", "9:00 to 17:00"), line("b", "Towing (Basic add-on or Plus)", "800 200", "24 hours")];
     const units = [benefit, ...lines];
     const road = buildTaxonomy([
@@ -275,28 +273,20 @@ describe("the reader", () => {
   });
 
   it('reads unlabelled ranges in headers ("Driver 25–29") as what a stated age falls in, though the caption\'s currency names the cells', () => {
-    const row = (id: string, label: string, young: string, mid: string): ReadingUnit => ({
-      ...base,
-      domain: "motor",
-      chunkId: `lane#${id}`,
+    const lanePrices: TableOf = {
       documentId: "lane",
       title: "Lane Car Insurance – Prices",
       product: "lane",
-      sectionPath: ["Prices"],
-      text: `Annual premium (AED) — ${label} — Driver 18–24: ${young}; Driver 25–29: ${mid}`,
-      shape: {
-        kind: "row",
-        table: "lane:t0",
-        caption: "Annual premium (AED)",
-        rowLabel: label,
-        cells: [
-          { header: "Vehicle", value: label },
-          { header: "Driver 18–24", value: young },
-          { header: "Driver 25–29", value: mid },
-        ],
-        rowHeaderColumn: 0,
-      },
-    });
+      domain: "motor",
+      section: "Prices",
+      caption: "Annual premium (AED)",
+      labelHeader: "Vehicle",
+    };
+    const row = (id: string, label: string, young: string, mid: string) =>
+      tableRow(lanePrices, id, label, [
+        ["Driver 18–24", young],
+        ["Driver 25–29", mid],
+      ]);
     const rows = [row("a", "Saloon, 4 cylinders", "1,050", "820"), row("b", "Saloon, 6 cylinders", "1,280", "990")];
     const lane = buildTaxonomy([{ id: "lane", title: "Lane Car Insurance – Prices", product: "lane", domain: "motor", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
     expect(read({ query: "how much is lane for a 6 cylinder saloon? i'm 27", language: "en", units: rows, taxonomy: lane })).toMatchObject({
@@ -307,27 +297,16 @@ describe("the reader", () => {
   });
 
   it('matches a row label by the question\'s concept in other words ("motorbike" picks "Motorcycle")', () => {
-    const row = (id: string, label: string, price: string): ReadingUnit => ({
-      ...base,
-      domain: "motor",
-      chunkId: `path#${id}`,
+    const pathPrices: TableOf = {
       documentId: "path",
       title: "Path Vehicle Cover – Prices",
       product: "path",
-      sectionPath: ["Prices"],
-      text: `Annual premium — ${label} — Price: ${price}`,
-      shape: {
-        kind: "row",
-        table: "path:t0",
-        caption: "Annual premium",
-        rowLabel: label,
-        cells: [
-          { header: "Vehicle class", value: label },
-          { header: "Price", value: price },
-        ],
-        rowHeaderColumn: 0,
-      },
-    });
+      domain: "motor",
+      section: "Prices",
+      caption: "Annual premium",
+      labelHeader: "Vehicle class",
+    };
+    const row = (id: string, label: string, price: string) => tableRow(pathPrices, id, label, [["Price", price]]);
     const rows = [row("a", "Motorcycle", "460"), row("b", "Saloon", "690")];
     const path = buildTaxonomy([{ id: "path", title: "Path Vehicle Cover – Prices", product: "path", domain: "motor", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
     const lexicon = parseConceptLexicon("motorcycle\tmotorcycle | motorbike\tموتورسیکلت\n", "test.tsv");
@@ -339,28 +318,12 @@ describe("the reader", () => {
   });
 
   it('answers "how much X is covered" with the amount in X\'s row, a limit whatever the columns are called', () => {
-    const row = (id: string, label: string, basic: string, gold: string): ReadingUnit => ({
-      ...base,
-      domain: "home",
-      chunkId: `nook#${id}`,
-      documentId: "nook",
-      title: "Nook Home Contents",
-      product: "nook",
-      sectionPath: ["Two plans"],
-      text: `Two plans — ${label} — Basic: ${basic}; Gold: ${gold}`,
-      shape: {
-        kind: "row",
-        table: "nook:t0",
-        caption: null,
-        rowLabel: label,
-        cells: [
-          { header: "", value: label },
-          { header: "Basic", value: basic },
-          { header: "Gold", value: gold },
-        ],
-        rowHeaderColumn: 0,
-      },
-    });
+    const plans: TableOf = { documentId: "nook", title: "Nook Home Contents", product: "nook", domain: "home", section: "Two plans", caption: null, labelHeader: "" };
+    const row = (id: string, label: string, basic: string, gold: string) =>
+      tableRow(plans, id, label, [
+        ["Basic", basic],
+        ["Gold", gold],
+      ]);
     const rows = [row("a", "Cash at home", "AED 1,000", "AED 2,500"), row("b", "Jewellery", "AED 10,000", "AED 25,000")];
     const nook = buildTaxonomy([{ id: "nook", title: "Nook Home Contents", product: "nook", domain: "home", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
     expect(read({ query: "how much cash at home is covered on nook gold?", language: "en", units: rows, taxonomy: nook })).toMatchObject({
@@ -369,27 +332,8 @@ describe("the reader", () => {
       claims: [{ text: expect.stringContaining("Gold: AED 2,500"), chunkIds: ["nook#a"] }],
     });
     // The asked word "limit" is covered by that amount too, over another table whose header says "limits".
-    const other: ReadingUnit = {
-      ...base,
-      domain: "home",
-      chunkId: "nook-claims#d",
-      documentId: "nook-claims",
-      title: "Nook Claims",
-      product: "nook",
-      sectionPath: ["Deadlines"],
-      text: "Deadlines — Nook — Time limits: report a theft of cash at home to the police within 24 hours",
-      shape: {
-        kind: "row",
-        table: "nook-claims:t0",
-        caption: null,
-        rowLabel: "Nook",
-        cells: [
-          { header: "", value: "Nook" },
-          { header: "Time limits", value: "report a theft of cash at home to the police within 24 hours" },
-        ],
-        rowHeaderColumn: 0,
-      },
-    };
+    const deadlines: TableOf = { documentId: "nook-claims", title: "Nook Claims", product: "nook", domain: "home", section: "Deadlines", caption: null, labelHeader: "" };
+    const other = tableRow(deadlines, "d", "Nook", [["Time limits", "report a theft of cash at home to the police within 24 hours"]]);
     expect(read({ query: "nook gold cash at home limit?", language: "en", units: [other, ...rows], taxonomy: nook })).toMatchObject({
       kind: "answer",
       claims: [{ chunkIds: ["nook#a"] }],
