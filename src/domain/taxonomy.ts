@@ -1,4 +1,5 @@
 import type { Language } from "../text/language.js";
+import { keyedWords } from "../text/transliterate.js";
 
 /**
  * A tenant's own taxonomy, built at index time from its documents: the domains and products its
@@ -32,9 +33,40 @@ export interface Taxonomy {
   /** How many documents each analysed term occurs in; documents is their count. */
   documentFrequency: ReadonlyMap<string, number>;
   documents: number;
+  /**
+   * The tenant's names and labels written in both scripts (product names, titles, plan and other
+   * table labels, headings), by their script-neutral key (src/text/transliterate.ts): "gadgetguard"
+   * and «گجتگارد» under one key. Only keys with terms of both scripts.
+   */
+  scriptNames: ReadonlyMap<string, readonly ScriptName[]>;
 }
 
-export const EMPTY_TAXONOMY: Taxonomy = { domains: [], products: [], vocabulary: new Set(), documentFrequency: new Map(), documents: 0 };
+export interface ScriptName {
+  term: string;
+  persian: boolean;
+}
+
+export const EMPTY_TAXONOMY: Taxonomy = { domains: [], products: [], vocabulary: new Set(), documentFrequency: new Map(), documents: 0, scriptNames: new Map() };
+
+/**
+ * The same names in the other script for the words of a text: a Persian question's «گجت‌گارد» is
+ * the tenant's "gadgetguard", an English "plus" its «پلاس». Keyed by the word's analysed term.
+ */
+export function crossScriptAliases(taxonomy: Taxonomy, text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (taxonomy.scriptNames.size === 0) return out;
+  for (const word of keyedWords(text)) {
+    const names = taxonomy.scriptNames.get(word.key);
+    if (names === undefined) continue;
+    // The word must be the tenant's own spelling of that name, or a word its documents never use:
+    // «بدون» ("without") sounds like "body" but is neither.
+    const own = new Set(names.filter((n) => n.persian === word.persian).map((n) => n.term));
+    if (!word.terms.every((t) => own.has(t)) && word.terms.some((t) => taxonomy.vocabulary.has(t))) continue;
+    const others = names.filter((n) => n.persian !== word.persian).map((n) => n.term);
+    for (const term of word.terms) out.set(term, [...new Set([...(out.get(term) ?? []), ...others])]);
+  }
+  return out;
+}
 
 export function productEntry(taxonomy: Taxonomy, product: string): ProductEntry | undefined {
   return taxonomy.products.find((p) => p.product === product);

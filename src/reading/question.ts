@@ -45,6 +45,11 @@ export interface QuestionAnalysis {
    * "What about my kids?" asks about children, not again about the riding and the injury.
    */
   turnFocus?: ReadonlySet<string>;
+  /**
+   * The tenant's spellings in the other script of the question's names ("gadgetguard" for
+   * «گجت‌گارد», «پلاس» for "plus"): a passage with one covers the term (Taxonomy.scriptNames).
+   */
+  aliases?: ReadonlyMap<string, readonly string[]>;
 }
 
 const W = (words: string) => `(?<![\\p{L}])(?:${words})(?![\\p{L}])`;

@@ -1,4 +1,4 @@
-import type { Taxonomy } from "../domain/taxonomy.js";
+import { crossScriptAliases, type Taxonomy } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
@@ -88,10 +88,12 @@ export function read(input: ReaderInput): ReaderVerdict {
   const guessed = new Set(raw.filter((t) => !taxonomy.vocabulary.has(t) && correctTerm(taxonomy, t) !== t).map((t) => correctTerm(taxonomy, t)));
   if (terms.length === 0 && question.quantities.length === 0) return { kind: "insufficient", reason: "the question has no content terms", coverage: 0 };
   const turnFocus = followUpFocus(terms, input.context, taxonomy, input.lexicon);
+  const aliases = crossScriptAliases(taxonomy, input.query);
   const corrected: QuestionAnalysis = {
     ...question,
     terms,
     guessed,
+    ...(aliases.size === 0 ? {} : { aliases }),
     ...(input.lexicon === undefined ? {} : { lexicon: input.lexicon }),
     ...(turnFocus === null ? {} : { turnFocus }),
   };
@@ -108,7 +110,7 @@ export function read(input: ReaderInput): ReaderVerdict {
 
   // A product the question names (its own brand or title words) rules out every other product's
   // documents; general pages still apply.
-  const named = productsMentioned(taxonomy, terms);
+  const named = productsMentioned(taxonomy, [...terms, ...[...aliases.values()].flat()]);
   const namedSet = new Set(named.map((p) => p.product));
   const general = new Set(taxonomy.products.filter((p) => p.general).map((p) => p.product));
   let units = input.units.filter((u) => namedSet.size === 0 || namedSet.has(u.product) || general.has(u.product));

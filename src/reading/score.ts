@@ -113,6 +113,13 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
         else if (conceptsIn(lexicon, bags.title).has(concept)) m = READER_RULES.conceptWeight * READER_RULES.titleWeight;
       }
     }
+    if (m === 0) {
+      // The same name in the other script: «گجت‌گارد» is "GadgetGuard".
+      const aliases = question.aliases?.get(term) ?? [];
+      if (aliases.some((a) => bags.own.has(a))) m = 1;
+      else if (aliases.some((a) => bags.context.has(a))) m = READER_RULES.contextWeight;
+      else if (aliases.some((a) => bags.title.has(a))) m = READER_RULES.titleWeight;
+    }
     if (m === 0) missing.push(term);
     got += w * m;
   }

@@ -135,7 +135,7 @@ function isDimension(labels: readonly string[]): boolean {
 
 /** Reads one table for the question. */
 export function readTable(table: Table, question: QuestionAnalysis): CellReading {
-  const questionTerms = new Set(question.terms);
+  const questionTerms = new Set([...question.terms, ...[...(question.aliases?.values() ?? [])].flat()]);
   // What the row labels measure: their column's header says it best ("Device price (AED)"),
   // the caption only when it does not ("… by trip length").
   const contextHint = unitHint(table.rowHeader) !== null ? table.rowHeader : `${table.rowHeader} ${table.caption ?? ""}`;

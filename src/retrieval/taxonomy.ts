@@ -1,6 +1,8 @@
-import type { ProductEntry, Taxonomy } from "../domain/taxonomy.js";
+import type { ProductEntry, ScriptName, Taxonomy } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
 import type { Language } from "../text/language.js";
+import { keyedWords } from "../text/transliterate.js";
+import type { Chunk } from "./types.js";
 
 /** What the taxonomy is built from: a document's metadata and its text. */
 export interface TaxonomyDocument {
@@ -10,6 +12,8 @@ export interface TaxonomyDocument {
   domain: string;
   lang: Language;
   text: string;
+  /** Where a document names things: headings, table captions, row labels and column headers. */
+  labels?: string;
 }
 
 /**
@@ -28,7 +32,93 @@ export const GENERAL_RULES = {
   productRatio: 2,
   /** A term in more than this share of documents is too common to name a product ("claim", "contact"). */
   maxNameDocumentShare: 0.35,
+  /**
+   * Two spellings of one key are one name when at least this share of the bilingual products that
+   * use either use both (Jaccard over products): a name and its transliteration go together.
+   */
+  scriptNameOverlap: 0.5,
 } as const;
+
+/** The labels of a chunk for TaxonomyDocument.labels: its headings and, for a row, its table's labels. */
+export function chunkLabels(chunk: Pick<Chunk, "sectionPath" | "unit">): string {
+  const parts = [...chunk.sectionPath];
+  if (chunk.unit.kind === "row") {
+    parts.push(chunk.unit.caption ?? "", chunk.unit.rowLabel ?? "", ...chunk.unit.cells.map((c) => c.header));
+  }
+  return parts.filter((p) => p !== "").join("\n");
+}
+
+/**
+ * Names and labels that read the same in both scripts (Taxonomy.scriptNames). Sounding alike is
+ * not enough ("renew" and «رنگ» share a key): the two spellings must also be used by the same
+ * products in their documents of each language — a name is mentioned where its translation is.
+ */
+function scriptNamesOf(documents: readonly TaxonomyDocument[], termsOf: ReadonlyMap<string, ReadonlySet<string>>, productNames: ReadonlySet<string>): Map<string, ScriptName[]> {
+  interface Spelling {
+    terms: string[];
+    persian: boolean;
+  }
+  const byKey = new Map<string, Map<string, Spelling>>();
+  for (const d of documents) {
+    for (const word of keyedWords(`${d.title}\n${slugWords(d.product)}\n${d.labels ?? ""}`)) {
+      const spellings = byKey.get(word.key) ?? new Map<string, Spelling>();
+      spellings.set(`${word.persian}:${word.terms.join(" ")}`, { terms: word.terms, persian: word.persian });
+      byKey.set(word.key, spellings);
+    }
+  }
+  // A product's name may be spelt in the other language only in running text (a Persian payments
+  // page mentioning an English-only product). Such a spelling is as common as the brand is.
+  const isProductName = (s: Spelling) => s.terms.length === 1 && productNames.has(s.terms[0]!);
+  const brands = new Set([...byKey].filter(([, spellings]) => [...spellings.values()].some(isProductName)).map(([key]) => key));
+  for (const d of documents) {
+    for (const word of keyedWords(d.text)) {
+      const spellings = byKey.get(word.key);
+      if (spellings !== undefined && brands.has(word.key) && ![...spellings.values()].some((s) => s.persian === word.persian)) {
+        spellings.set(`${word.persian}:${word.terms.join(" ")}`, { terms: word.terms, persian: word.persian });
+      }
+    }
+  }
+  // Products documented in both languages: where a name and its translation can both be seen.
+  const languagesOf = new Map<string, Set<Language>>();
+  for (const d of documents) languagesOf.set(d.product, (languagesOf.get(d.product) ?? new Set()).add(d.lang));
+  const usedBy = (spelling: Spelling): Set<string> => {
+    const lang: Language = spelling.persian ? "fa" : "en";
+    const out = new Set<string>();
+    for (const d of documents) {
+      if (d.lang !== lang || languagesOf.get(d.product)?.size !== 2) continue;
+      const terms = termsOf.get(d.id);
+      if (terms !== undefined && spelling.terms.every((t) => terms.has(t))) out.add(d.product);
+    }
+    return out;
+  };
+  // A word many documents of its language use ("within", "driver") is not a name, unless it names a
+  // product (a brand is mentioned on every service page).
+  const byLanguage = new Map<Language, ReadonlySet<string>[]>();
+  for (const d of documents) byLanguage.set(d.lang, [...(byLanguage.get(d.lang) ?? []), termsOf.get(d.id) ?? new Set<string>()]);
+  const common = (spelling: Spelling, key: string): boolean => {
+    if (brands.has(key) && spelling.terms.length === 1) return false;
+    const docs = byLanguage.get(spelling.persian ? "fa" : "en") ?? [];
+    return spelling.terms.some((t) => docs.filter((terms) => terms.has(t)).length > docs.length * GENERAL_RULES.maxNameDocumentShare);
+  };
+  const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>) => {
+    const both = [...a].filter((p) => b.has(p)).length;
+    return both === 0 ? 0 : both / new Set([...a, ...b]).size;
+  };
+  const out = new Map<string, ScriptName[]>();
+  for (const [key, all] of byKey) {
+    const spellings = [...all.values()].filter((s) => !common(s, key)).map((s) => ({ ...s, used: usedBy(s) }));
+    // Each spelling must go with one of the other script's: "within" does not go with «ستون».
+    const kept = spellings.filter((s) => spellings.some((o) => o.persian !== s.persian && jaccard(s.used, o.used) >= GENERAL_RULES.scriptNameOverlap));
+    if (!kept.some((s) => s.persian) || !kept.some((s) => !s.persian)) continue;
+    const names = new Map<string, ScriptName>();
+    for (const s of kept) for (const term of s.terms) names.set(`${s.persian}:${term}`, { term, persian: s.persian });
+    out.set(
+      key,
+      [...names.values()].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0)),
+    );
+  }
+  return out;
+}
 
 const slugWords = (slug: string) => slug.replace(/[-_]+/gu, " ");
 
@@ -87,7 +177,7 @@ export function buildTaxonomy(documents: readonly TaxonomyDocument[]): Taxonomy 
   });
   products.sort((a, b) => (a.product < b.product ? -1 : 1));
   const domains = [...new Set(products.map((p) => p.domain))].sort();
-  return { domains, products, vocabulary, documentFrequency, documents: documents.length };
+  return { domains, products, vocabulary, documentFrequency, documents: documents.length, scriptNames: scriptNamesOf(documents, termsOf, new Set([...nameTerms.values()].flat())) };
 }
 
 /** The domains that read as service sections (see GENERAL_RULES), from structure and text. */

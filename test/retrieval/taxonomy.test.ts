@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/config/config.js";
-import { productsNamed } from "../../src/domain/taxonomy.js";
+import { crossScriptAliases, productsNamed } from "../../src/domain/taxonomy.js";
 import { loadCorpusDir } from "../../src/retrieval/index.js";
 import { buildTaxonomy, createTaxonomyCache, type TaxonomyDocument } from "../../src/retrieval/taxonomy.js";
 import { analyze } from "../../src/text/analysis/index.js";
@@ -58,5 +58,39 @@ describe("the tenant's taxonomy, built from its documents", () => {
     expect((await cache.get("t")).domains).toEqual(["motor"]);
     cache.invalidate("t");
     expect((await cache.get("t")).domains).toEqual(["motor", "travel"]);
+  });
+});
+
+describe("names written in both scripts", () => {
+  const doc = (id: string, product: string, lang: "en" | "fa", title: string, text: string, labels = ""): TaxonomyDocument => ({
+    id,
+    product,
+    domain: product,
+    title,
+    lang,
+    text,
+    labels,
+  });
+  const documents = [
+    doc("gadget-en", "gadget", "en", "Gizmoguard Device Cover", "Gizmoguard covers phones. The body of the phone."),
+    doc("pay-en", "payments", "en", "Paying your premium", "Gizmoguard and Nestcare can be paid monthly. The body of a payment."),
+    doc("pay-fa", "payments", "fa", "پرداخت حق بیمه", "گیزموگارد و نستکر را می‌توان ماهانه پرداخت کرد. بدون کارمزد.", "بدنه"),
+    doc("nest-en", "nestcare", "en", "Nestcare Home", "Nestcare covers homes."),
+    doc("nest-fa", "nestcare", "fa", "بیمه نستکر", "نستکر خانه را پوشش می‌دهد. بدون کارمزد."),
+    doc("car-en", "car", "en", "Car Cover", "Your car and its body are covered."),
+    doc("car-fa", "car", "fa", "بیمه خودرو", "خودرو و بدنه آن بدون کارمزد بیمه می‌شود."),
+    doc("trip-en", "trip", "en", "Trip Cover", "Trips abroad are covered."),
+    doc("trip-fa", "trip", "fa", "بیمه سفر", "سفر خارجی بدون کارمزد پوشش دارد."),
+  ];
+  const t = buildTaxonomy(documents);
+
+  it("ties a name to its transliteration where the same products use both", () => {
+    expect(crossScriptAliases(t, "فرانشیز گیزموگارد چقدر است؟").get(analyze("گیزموگارد")[0]!)).toEqual(analyze("gizmoguard"));
+    expect(crossScriptAliases(t, "nestcare price").get("nestcar")).toEqual(analyze("نستکر"));
+  });
+
+  it("does not tie a common word to a label that merely sounds like it", () => {
+    // «بدون» ("without") and "body" share a key; «بدون» is a word of the documents, not a name.
+    expect(crossScriptAliases(t, "بدون کارمزد").size).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { createInstructionDetector, withoutInstructions } from "../../retrieval/
 import type { AgentStateUpdate, AgentStateValue } from "../state.js";
 import { memoByText } from "../../text/index.js";
 import { periodDays } from "../../text/numbers.js";
+import { crossScriptAliases } from "../../domain/taxonomy.js";
 
 /**
  * Hybrid retrieval with the tenant (from credentials) and the domain filter injected here,
@@ -32,7 +33,13 @@ export function retrieveNode(deps: AgentDeps) {
     const asked = widen ? dedupeWords(`${state.rewrittenQuery} ${turn.text}`) : state.rewrittenQuery;
     // "3 weeks" is searched as 21 days too: tables band trips and stays by days.
     const days = periodDays(asked);
-    const query = days.length === 0 ? asked : `${asked} ${days.map((d) => `${d} ${state.language === "fa" ? "روز" : "days"}`).join(" ")}`;
+    // A product documented only in the other language is searched by its name as the tenant writes
+    // it there: «گجت‌گارد» as "GadgetGuard". Other names stay as asked: the reply language's own
+    // documents come first.
+    const taxonomy = await deps.retriever.taxonomy(turn.tenantId, config.signal);
+    const elsewhere = new Set(taxonomy.products.filter((p) => !p.languages.includes(state.language)).flatMap((p) => p.nameTerms));
+    const aliases = [...new Set([...crossScriptAliases(taxonomy, asked).values()].flat())].filter((t) => elsewhere.has(t));
+    const query = [asked, ...days.map((d) => `${d} ${state.language === "fa" ? "روز" : "days"}`), ...aliases].join(" ");
     const request: RetrievalRequest = {
       query,
       tenantId: turn.tenantId,

@@ -1,4 +1,4 @@
-import pg from "pg";
+import type pg from "pg";
 import type { Logger } from "../../domain/logger.js";
 import { StorageUnavailableError } from "../errors.js";
 import type { PostgresConnectionOptions } from "./connection.js";
