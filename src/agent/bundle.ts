@@ -30,6 +30,7 @@ export const COPY_KEYS = {
   "chitchat.goodbye": ["insurer"],
   "chitchat.smalltalk": ["insurer"],
   "out_of_scope.reply": ["insurer"],
+  "answer.other_language": ["insurer"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CopyKey = keyof typeof COPY_KEYS;

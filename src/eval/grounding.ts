@@ -3,6 +3,24 @@ import { checkGrounding } from "../agent/grounding.js";
 import { analyze } from "../text/analysis/index.js";
 import type { Chunk } from "../retrieval/index.js";
 import { foldForMatch } from "../text/normalize.js";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { PACKAGE_ROOT } from "../config/config.js";
+
+/**
+ * The bundle's answer frames ("Our document on this is only published in Persian…"): copy that
+ * says where the claims come from, never a fact of its own, so it may stand beside them.
+ */
+let frames: string[] | undefined;
+function answerFrames(): string[] {
+  if (frames === undefined) {
+    const copy = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "bundle/copy.json"), "utf8")) as Record<string, Record<string, string>>;
+    frames = Object.entries(copy)
+      .filter(([key]) => key.startsWith("answer."))
+      .flatMap(([, texts]) => Object.values(texts));
+  }
+  return frames;
+}
 
 /**
  * The ungrounded-answer check of the evaluation, deterministic and independent of the model that
@@ -11,7 +29,8 @@ import { foldForMatch } from "../text/normalize.js";
  * - every number of a claim is in a chunk it cites (src/agent/grounding.ts, canonical numbers);
  * - every claim is a sentence of a chunk it cites, or shares at least SUPPORT_COVERAGE of its
  *   content terms with its cited chunks (a paraphrasing model is not penalised for wording);
- * - the answer text says nothing besides its claims (no uncited sentence slipped in).
+ * - the answer text says nothing besides its claims (no uncited sentence slipped in), but for
+ *   the bundle's answer frames.
  */
 export const SUPPORT_COVERAGE = 0.8;
 
@@ -60,6 +79,7 @@ export function checkAnswerGrounding(answer: AnswerForGrounding, getChunk: (chun
   // The text a user reads must be the claims and nothing else: remove each claim, then only
   // punctuation and separators may remain.
   let rest = foldForMatch(answer.text);
+  for (const frame of answerFrames()) rest = rest.replace(foldForMatch(frame), " ");
   for (const claim of answer.claims) {
     const folded = foldForMatch(claim.text)
       .trim()

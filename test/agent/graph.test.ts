@@ -117,6 +117,37 @@ describe("the turn graph", () => {
     expect(result.outcome.text).not.toContain("PWNED");
   });
 
+  it("quotes evidence found only in the other language under the bundle's line saying so, in the customer's language and digits", async () => {
+    const persianRow = chunk("visitor-fa#2", "طرح پلاس — ۶۱–۷۰ سال — ۹۰ روز: ۱٬۰۶۵ درهم.", { title: "بیمه میهمان", product: "visitor", domain: "medical", lang: "fa" });
+    const h = harness({
+      models: scriptedModels({
+        triage: knowledge,
+        grade: () => ({ verdict: "sufficient", relevantChunkIds: [persianRow.chunkId] }),
+        generate: () => ({ claims: [{ text: persianRow.text, chunkIds: [persianRow.chunkId] }], answered: true, confidence: 0.9 }),
+      }),
+      retriever: fakeRetriever(() => [{ chunk: persianRow, score: 0.8 }]),
+    });
+    const result = completed((await run(h, "How much is the visitor plus plan for a 66-year-old for 90 days?")).attempt);
+    if (result.outcome.kind !== "answer") throw new Error(`expected an answer, got ${JSON.stringify(result.outcome)}`);
+    const [frame, quoted] = result.outcome.text.split("\n");
+    expect(frame).toBe(h.deps.bundle.copy["answer.other_language"].en);
+    expect(quoted).toContain("1,065");
+    // The claim itself stays the document's verbatim sentence, cited.
+    expect(result.outcome.claims).toEqual([{ text: persianRow.text, chunkIds: ["visitor-fa#2"] }]);
+  });
+
+  it("answers from evidence in the customer's language without a frame", async () => {
+    const h = harness({
+      models: scriptedModels({
+        triage: knowledge,
+        generate: () => ({ claims: [{ text: "The minimum deductible is 5,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.9 }),
+      }),
+      retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]),
+    });
+    const result = completed((await run(h, "What is the minimum deductible for motor body insurance?")).attempt);
+    expect(result.outcome).toMatchObject({ kind: "answer", text: "The minimum deductible is 5,000,000 rials." });
+  });
+
   it("searches a duration in weeks or months in days too, and leaves the question as asked", async () => {
     const retriever = fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]);
     const h = harness({ models: scriptedModels({ triage: knowledge, generate: () => ({ claims: [], answered: false, confidence: 0.1 }) }), retriever });

@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { PACKAGE_ROOT } from "../../src/config/config.js";
 import { describe, expect, it } from "vitest";
 import { gradeTurn } from "../../src/eval/grade.js";
 import { checkAnswerGrounding } from "../../src/eval/grounding.js";
@@ -171,5 +174,13 @@ describe("the deterministic grounding check", () => {
     ]);
     expect(checkAnswerGrounding({ text: "x", claims: [{ text: "x", chunkIds: ["ghost#1"] }] }, get).problems[0]).toBe("claim 1 cites ghost#1, which is not in the corpus");
     expect(checkAnswerGrounding({ text: "Hi", claims: [] }, get).grounded).toBe(false);
+  });
+
+  it("lets the bundle's answer frame stand beside the claims, and nothing else", () => {
+    const frame = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "bundle/copy.json"), "utf8"))["answer.other_language"].en as string;
+    expect(checkAnswerGrounding({ text: `${frame}\n${dentalAnswer.text}`, claims: dentalAnswer.claims }, get)).toEqual({ grounded: true, problems: [] });
+    expect(checkAnswerGrounding({ text: `${frame} Trust me.\n${dentalAnswer.text}`, claims: dentalAnswer.claims }, get).problems).toEqual([
+      'the answer text says what no claim cites: "trust me"',
+    ]);
   });
 });

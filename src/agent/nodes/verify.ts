@@ -1,5 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { renderCopy } from "../bundle.js";
 import { evidenceFromHits } from "../evidence.js";
+import { toAsciiDigits } from "../../text/normalize.js";
 import { checkGrounding } from "../grounding.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
@@ -90,9 +92,11 @@ export function verifyNode(deps: AgentDeps) {
       outcome: {
         kind: "answer",
         answerKind: "grounded",
-        text: joinClaims(
+        text: answerText(
           draft.claims.map((c) => c.text),
+          citations.map((c) => byId.get(c.chunkId)!.lang),
           state.language,
+          deps,
         ),
         claims: draft.claims,
         citations,
@@ -100,4 +104,22 @@ export function verifyNode(deps: AgentDeps) {
       },
     };
   };
+}
+
+/**
+ * The reply's text. Evidence only in the other language (a product documented in Persian only,
+ * asked about in English) is quoted as it stands — no offline translation is trusted with a
+ * policy's terms — under a line in the customer's language saying so (the bundle's copy), its
+ * digits in the customer's own digit system. The claims themselves stay verbatim.
+ */
+function answerText(claims: readonly string[], sources: readonly Language[], language: Language, deps: AgentDeps): string {
+  const joined = joinClaims(claims, language);
+  if (sources.length === 0 || sources.some((l) => l === language)) return joined;
+  const figures =
+    language === "en"
+      ? toAsciiDigits(joined)
+          .replace(/\u066C/gu, ",")
+          .replace(/\u066B/gu, ".")
+      : joined;
+  return `${renderCopy(deps.bundle, "answer.other_language", language)}\n${figures}`;
 }
