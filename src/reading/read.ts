@@ -1,4 +1,4 @@
-import { crossScriptAliases, type Taxonomy } from "../domain/taxonomy.js";
+import { crossScriptAliases, type ProductEntry, type Taxonomy } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
@@ -54,6 +54,7 @@ export type ReaderVerdict =
   | { kind: "insufficient"; reason: string; coverage: number };
 
 const INTRODUCES_LIST = /:\s*$/u;
+const QUESTION = /[?\u061F][*_"'»)\]\s]*$/u;
 // A worked example illustrates a rule; the rule itself is the better answer.
 const EXAMPLE = /^(?:for example|for instance|e\.g\.|example:|برای مثال|مثلاً|مثلا|مثال:)/iu;
 
@@ -74,6 +75,15 @@ function withContextQuantities(own: readonly Quantity[], context: readonly Quant
   const key = (q: Quantity) => JSON.stringify(q);
   const seen = new Set(own.map(key));
   return [...own, ...context.filter((q) => !seen.has(key(q)))];
+}
+
+/**
+ * The products a question names, as the reader reads it (spelling forgiven, names in the other
+ * script included): retrieval searches their documents and the general pages first.
+ */
+export function namedProducts(query: string, taxonomy: Taxonomy): ProductEntry[] {
+  const terms = [...new Set(questionTerms(query).map((t) => tenantForm(taxonomy, t)))];
+  return productsMentioned(taxonomy, [...terms, ...[...crossScriptAliases(taxonomy, query).values()].flat()]);
 }
 
 export function read(input: ReaderInput): ReaderVerdict {
@@ -135,6 +145,8 @@ export function read(input: ReaderInput): ReaderVerdict {
     }
     const sentences = wordSentences(unit.text);
     sentences.forEach((sentence, i) => {
+      // A question ("Visiting family in the UAE?") states nothing: its answer follows it.
+      if (QUESTION.test(sentence)) return;
       const extra: ReaderClaim[] = [];
       // A sentence that introduces what follows ("The deductible is:") brings the next one.
       if (INTRODUCES_LIST.test(sentence) && sentences[i + 1] !== undefined) extra.push({ text: sentences[i + 1]!, chunkIds: [unit.chunkId] });

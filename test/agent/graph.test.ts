@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EMPTY_TAXONOMY } from "../../src/domain/taxonomy.js";
+import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import type { NodeProgressEvent, TurnResult, WatchItem } from "../../src/domain/turn.js";
 import type { TurnAttempt } from "../../src/service/types.js";
 import { ModelError } from "../../src/models/errors.js";
@@ -146,6 +147,26 @@ describe("the turn graph", () => {
     });
     const result = completed((await run(h, "What is the minimum deductible for motor body insurance?")).attempt);
     expect(result.outcome).toMatchObject({ kind: "answer", text: "The minimum deductible is 5,000,000 rials." });
+  });
+
+  it("searches a product's own documents and the general pages first when the question names it, then everything", async () => {
+    const doc = (id: string, product: string, title: string) => ({ id, product, domain: product, title, lang: "en" as const, text: title });
+    const taxonomy = buildTaxonomy([
+      doc("nest-en", "nest", "Nest Home Cover"),
+      doc("voyager-en", "voyager", "Voyager Travel Cover"),
+      doc("claims-en", "claims", "Making a claim"),
+      doc("pay-en", "payments", "Paying for Nest and Voyager"),
+    ]);
+    const retriever = fakeRetriever(() => [], taxonomy);
+    const h = harness({ models: scriptedModels({ triage: knowledge }), retriever });
+    await run(h, "How much is voyager for a week?");
+    const general = taxonomy.products.filter((p) => p.general).flatMap((p) => p.documentIds);
+    expect(retriever.requests[0]?.documentIds).toContain("voyager-en");
+    expect(retriever.requests[0]?.documentIds).not.toContain("nest-en");
+    for (const id of general) expect(retriever.requests[0]?.documentIds).toContain(id);
+    expect(retriever.requests[1]?.documentIds).toBeUndefined();
+    await run(h, "How much does it cost?", { threadId: "other" });
+    expect(retriever.requests[2]?.documentIds).toBeUndefined();
   });
 
   it("searches a duration in weeks or months in days too, and leaves the question as asked", async () => {

@@ -83,6 +83,17 @@ describe("the reader", () => {
     expect(reading("is voyager valid for a trip to antarctica?")).toMatchObject({ kind: "insufficient", reason: expect.stringContaining("antarctica") });
   });
 
+  it("never answers with a question the document asks (an FAQ's or an intro's rhetorical one)", () => {
+    const text = "Burst pipe at home? Nest covers water damage.";
+    const intro: ReadingUnit = { ...homePrice, chunkId: "nest#intro", sectionPath: ["Nest"], text };
+    const own = buildTaxonomy([
+      { id: "nest", title: "Nest Home Cover", product: "nest", domain: "homes", lang: "en", text },
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en", text: prices.map((p) => p.text).join("\n") },
+    ]);
+    // Without the rule the question itself is the best-covering "answer".
+    expect(JSON.stringify(read({ query: "does nest cover a burst pipe?", language: "en", units: [intro], taxonomy: own }))).not.toContain("Burst pipe at home?");
+  });
+
   it("asks which column when the table needs a choice the question does not make, with the table's own labels", () => {
     expect(reading("how much is voyager for a 10 day trip?")).toMatchObject({ kind: "clarify_table", options: [{ label: "Basic" }, { label: "Plus" }, { label: "Max" }] });
   });

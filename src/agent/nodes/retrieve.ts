@@ -6,6 +6,7 @@ import type { AgentStateUpdate, AgentStateValue } from "../state.js";
 import { memoByText } from "../../text/index.js";
 import { periodDays } from "../../text/numbers.js";
 import { crossScriptAliases } from "../../domain/taxonomy.js";
+import { namedProducts } from "../../reading/index.js";
 
 /**
  * Hybrid retrieval with the tenant (from credentials) and the domain filter injected here,
@@ -48,6 +49,15 @@ export function retrieveNode(deps: AgentDeps) {
     };
     if (state.retrievalFilter.domain !== undefined) request.domain = state.retrievalFilter.domain;
     if (!widen && state.retrievalFilter.documentIds !== undefined) request.documentIds = state.retrievalFilter.documentIds;
+    else if (!widen) {
+      // A question naming a product is answered from its documents or the general pages (the
+      // reader reads no others): the first round searches those, the second everything.
+      const named = namedProducts(asked, taxonomy);
+      if (named.length > 0) {
+        const general = taxonomy.products.filter((p) => p.general);
+        request.documentIds = [...new Set([...named, ...general].flatMap((p) => p.documentIds))];
+      }
+    }
     try {
       const { hits } = await deps.retriever.retrieve(request, config.signal);
       const withheld = new Set(state.withheld);

@@ -131,7 +131,7 @@ export const FAMILY_PHRASES: ReadonlyArray<readonly [RegExp, FamilyRole]> = [
 
 /** Words that only glue an elliptical follow-up together ("what about…", «…چطور؟»). */
 export const FOLLOW_UP_FILLERS: ReadonlySet<string> = new Set([
-  ...analyzeTerms(`else instead also then too same one ones case well okay ok so much many mean meant`),
+  ...analyzeTerms(`else instead also then too same one ones case well okay ok so much many mean meant she he shes hes theyre im ive youre`),
   ...`چطور چطوره چی چیه چه همین همان اون این آن یکی خب حالا پس مورد درباره راجع ام ات اش مان تان شان ها های رو را هم منظور منظورم`.split(/\s+/u),
 ]);
 

@@ -25,6 +25,11 @@ describe("offline contextualize", () => {
     expect(query).not.toContain("wife");
   });
 
+  it('keeps the plan and the asked price when a follow-up names a person and an age ("she\'s 29" is no aspect)', async () => {
+    const history = [turn("nestcare plus price 35", "en", "nestcare plus price for me, im 35")];
+    expect(await rewrite("what about my wife? shes 29", "en", history)).toBe("nestcare plus price spouse 29");
+  });
+
   it("adds the new aspect to the previous topic", async () => {
     const query = await rewrite("what about passengers?", "en", [turn("motor third-party liability cover")]);
     expect(query).toContain("third-party");
