@@ -5,7 +5,7 @@ import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { attributesNamed } from "./attributes.js";
 import { type Candidate, listCandidates, productOf, productOptions, productsMentioned, rank, unitOf } from "./candidates.js";
-import { correctTerm, focusTerms, questionTerms, tenantForm } from "./evidence-terms.js";
+import { correctTerm, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { parseQuantities, type Quantity } from "./quantities.js";
 import { analyzeQuestion, type QuestionAnalysis } from "./question.js";
 import { AMOUNT_ATTRIBUTES, cover, judgeable, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
@@ -161,7 +161,7 @@ export function read(input: ReaderInput): ReaderVerdict {
   }
   candidates.push(...listCandidates(candidates, corrected, terms, taxonomy));
   for (const table of tablesOf(units)) {
-    const reading = readTable(table, corrected);
+    const reading = readTable(table, corrected, (t) => termWeight(taxonomy, t));
     const score = tableScore(table, reading, corrected, terms, taxonomy);
     candidates.push({ kind: "table", table, reading, score });
   }

@@ -90,7 +90,14 @@ const UNIT_WORDS = new Set(
  * quantity of its kind outside it (a 10-day trip is not "16–31 days", whatever its words), else
  * the share of its words (units aside) the question uses.
  */
-function labelMatch(label: string, headerHint: string, question: QuestionAnalysis, questionTerms: ReadonlySet<string>, used: Set<Quantity>): number {
+function labelMatch(
+  label: string,
+  headerHint: string,
+  question: QuestionAnalysis,
+  questionTerms: ReadonlySet<string>,
+  used: Set<Quantity>,
+  weight: (term: string) => number,
+): number {
   const words = [...termsOf(label)].filter((t) => !/\d/u.test(t) && !UNIT_WORDS.has(t));
   const parsed = parseInterval(label, unitHint(headerHint));
   // A lone number in a named label ("Sedan, 6 cylinders") is part of the name, not a range to fall in.
@@ -110,15 +117,18 @@ function labelMatch(label: string, headerHint: string, question: QuestionAnalysi
   // A label word of the question's meaning in other words ("Motorcycle" for "motorbike") counts a little less.
   const lexicon = question.lexicon;
   const concepts = lexicon === undefined ? null : new Set(lexicon.conceptsOfTerms([...questionTerms]));
+  // Words weigh by rarity: a header sharing "insurance" with the question («حق بیمه») is not
+  // thereby the asked one.
+  const total = words.reduce((sum, t) => sum + weight(t), 0);
   const hits = words.reduce((sum, t) => {
-    if (questionTerms.has(t) || isJoinedPair(t, questionTerms)) return sum + 1;
+    if (questionTerms.has(t) || isJoinedPair(t, questionTerms)) return sum + weight(t);
     const concept = lexicon?.conceptOfTerm(t);
-    return concept !== undefined && concepts?.has(concept) === true ? sum + CONCEPT_LABEL_WEIGHT : sum;
+    return concept !== undefined && concepts?.has(concept) === true ? sum + CONCEPT_LABEL_WEIGHT * weight(t) : sum;
   }, 0);
   // Numbers a label names as words of its own ("6 cylinders", "4x4") count when the question says them.
   const numbers = [...termsOf(label)].filter((t) => /^\d+$/u.test(t));
   const numberHits = numbers.filter((n) => question.quantities.some((q) => String(q.value) === n)).length;
-  return hits / words.length + (numbers.length > 0 ? numberHits / numbers.length / 2 : 0);
+  return (total === 0 ? 0 : hits / total) + (numbers.length > 0 ? numberHits / numbers.length / 2 : 0);
 }
 
 /** "شاسی‌بلند" written as two words in the question ("شاسی بلند") is still the label's word. */
@@ -134,7 +144,7 @@ function isDimension(labels: readonly string[]): boolean {
 }
 
 /** Reads one table for the question. */
-export function readTable(table: Table, question: QuestionAnalysis): CellReading {
+export function readTable(table: Table, question: QuestionAnalysis, weight: (term: string) => number = () => 1): CellReading {
   const questionTerms = new Set([...question.terms, ...[...(question.aliases?.values() ?? [])].flat()]);
   // What the row labels measure: their column's header says it best ("Device price (AED)"),
   // the caption only when it does not ("… by trip length").
@@ -152,14 +162,15 @@ export function readTable(table: Table, question: QuestionAnalysis): CellReading
     // A caption's currency or percent says what the cells hold ("premium (AED)"), not the headers.
     const captionHint = unitHint(table.caption ?? "");
     const hintText = unitHint(c.header) !== null ? c.header : (sibling ?? (captionHint === "days" || captionHint === "age" ? `${c.header} ${table.caption ?? ""}` : c.header));
-    const score = labelMatch(c.header, hintText, question, questionTerms, columnQuantities);
-    // Below a word the question shares with a header ("annual" picks "Annual" of Monthly | Annual).
-    return main !== undefined && speaksOf(termsOf(c.header), main) ? Math.max(score, 0.5) : score;
+    const score = labelMatch(c.header, hintText, question, questionTerms, columnQuantities, weight);
+    // Below a word the question shares with a header ("annual" picks "Annual" of Monthly | Annual);
+    // of two headers naming the asked attribute, the one sharing more of the question's words.
+    return main !== undefined && speaksOf(termsOf(c.header), main) ? Math.max(score, 0.5 + score / 2) : score;
   });
   const rowQuantities = new Set<Quantity>(columnQuantities);
   const rowScores = table.rows.map((r) => {
     const used = new Set(rowQuantities);
-    const score = labelMatch(r.label, contextHint, question, questionTerms, used);
+    const score = labelMatch(r.label, contextHint, question, questionTerms, used, weight);
     return { score, used };
   });
 

@@ -242,6 +242,34 @@ describe("the reader", () => {
     expect(ask("what is the guard premium for an AED 4,299 phone?")).toMatchObject({ kind: "clarify_table", options: [{ label: "Monthly" }, { label: "Annual" }] });
   });
 
+  it("weighs a header's words by rarity: sharing «insurance» with the question does not make a column the asked one", () => {
+    const rates: TableOf = {
+      documentId: "pillar",
+      title: "Pillar Building Insurance",
+      product: "pillar",
+      domain: "property",
+      section: "Rates",
+      caption: "Annual Pillar insurance rates",
+      labelHeader: "Property",
+    };
+    const rate = (id: string, label: string, perThousand: string, minimum: string) =>
+      tableRow(rates, id, label, [
+        ["Rate per 1,000 of rebuild value", perThousand],
+        ["Minimum annual insurance premium", minimum],
+      ]);
+    const rows = [rate("a", "Villa", "0.75", "600"), rate("b", "Apartment", "0.55", "350")];
+    const other = "Pillar insurance insures buildings. Insurance is paid yearly. Our insurance is simple.";
+    const pillar = buildTaxonomy([
+      { id: "pillar", title: "Pillar Building Insurance", product: "pillar", domain: "property", lang: "en", text: rows.map((r) => r.text).join("\n") },
+      { id: "help", title: "Insurance help", product: "help", domain: "service", lang: "en", text: other },
+      { id: "pay", title: "Paying for insurance", product: "pay", domain: "service", lang: "en", text: other },
+    ]);
+    expect(read({ query: "what is the pillar insurance rate for a villa?", language: "en", units: rows, taxonomy: pillar })).toMatchObject({
+      kind: "answer",
+      claims: [{ text: expect.stringContaining("Rate per 1,000 of rebuild value: 0.75"), chunkIds: ["pillar#a"] }],
+    });
+  });
+
   it("reads an amount per period as a price, and asks no column of a table whose columns are not prices", () => {
     const benefits: TableOf = {
       documentId: "road",
