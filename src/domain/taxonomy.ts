@@ -39,6 +39,8 @@ export interface Taxonomy {
    * and «گجتگارد» under one key. Only keys with terms of both scripts.
    */
   scriptNames: ReadonlyMap<string, readonly ScriptName[]>;
+  /** One-word labels of a table's columns or rows, as analysed terms: alternatives to one another. */
+  labelGroups: readonly (readonly string[])[];
 }
 
 export interface ScriptName {
@@ -46,7 +48,7 @@ export interface ScriptName {
   persian: boolean;
 }
 
-export const EMPTY_TAXONOMY: Taxonomy = { domains: [], products: [], vocabulary: new Set(), documentFrequency: new Map(), documents: 0, scriptNames: new Map() };
+export const EMPTY_TAXONOMY: Taxonomy = { domains: [], products: [], vocabulary: new Set(), documentFrequency: new Map(), documents: 0, scriptNames: new Map(), labelGroups: [] };
 
 /**
  * The same names in the other script for the words of a text: a Persian question's «گجت‌گارد» is

@@ -130,6 +130,8 @@ export interface ContextualizeInput {
   profile: UserProfile;
   /** Analysed terms that name one of the tenant's products (its taxonomy): a turn with one names its own topic. */
   productTerms?: string[];
+  /** One-word table labels that are alternatives to one another ("gold", "platinum"), as analysed terms. */
+  labelGroups?: string[][];
 }
 
 export interface GradeInput {

@@ -14,6 +14,23 @@ export interface TaxonomyDocument {
   text: string;
   /** Where a document names things: headings, table captions, row labels and column headers. */
   labels?: string;
+  /** Each table's column headers, and its row labels: alternatives to one another ("Gold", "Platinum"). */
+  labelSets?: string[][];
+}
+
+/** The labelSets of a document's chunks (TaxonomyDocument.labelSets). */
+export function labelSetsOf(chunks: readonly Pick<Chunk, "unit">[]): string[][] {
+  const tables = new Map<string, { columns: Set<string>; rows: Set<string> }>();
+  for (const { unit } of chunks) {
+    if (unit.kind !== "row") continue;
+    const table = tables.get(unit.table) ?? { columns: new Set<string>(), rows: new Set<string>() };
+    unit.cells.forEach((c, i) => {
+      if (i !== unit.rowHeaderColumn && c.header.trim() !== "") table.columns.add(c.header);
+    });
+    if (unit.rowLabel !== null && unit.rowLabel.trim() !== "") table.rows.add(unit.rowLabel);
+    tables.set(unit.table, table);
+  }
+  return [...tables.values()].flatMap((t) => [[...t.columns], [...t.rows]]).filter((set) => set.length >= 2);
 }
 
 /**
@@ -120,6 +137,29 @@ function scriptNamesOf(documents: readonly TaxonomyDocument[], termsOf: Readonly
   return out;
 }
 
+/**
+ * Labels that are alternatives to one another, as analysed terms: the one-word labels of each
+ * table's columns or rows ("Silver | Gold | Platinum"). A follow-up naming one of them replaces its
+ * sibling in the previous question, and nothing else.
+ */
+function labelGroupsOf(documents: readonly TaxonomyDocument[]): string[][] {
+  const groups = new Map<string, string[]>();
+  for (const d of documents) {
+    for (const set of d.labelSets ?? []) {
+      const terms = [
+        ...new Set(
+          set
+            .map((label) => analyze(label).filter((t) => !/\d/u.test(t)))
+            .filter((t) => t.length === 1)
+            .map((t) => t[0]!),
+        ),
+      ].sort();
+      if (terms.length >= 2) groups.set(terms.join(" "), terms);
+    }
+  }
+  return [...groups.values()].sort((a, b) => (a.join(" ") < b.join(" ") ? -1 : 1));
+}
+
 const slugWords = (slug: string) => slug.replace(/[-_]+/gu, " ");
 
 /** Builds a tenant's taxonomy from all its documents. Pure: same documents, same taxonomy. */
@@ -177,7 +217,15 @@ export function buildTaxonomy(documents: readonly TaxonomyDocument[]): Taxonomy 
   });
   products.sort((a, b) => (a.product < b.product ? -1 : 1));
   const domains = [...new Set(products.map((p) => p.domain))].sort();
-  return { domains, products, vocabulary, documentFrequency, documents: documents.length, scriptNames: scriptNamesOf(documents, termsOf, new Set([...nameTerms.values()].flat())) };
+  return {
+    domains,
+    products,
+    vocabulary,
+    documentFrequency,
+    documents: documents.length,
+    labelGroups: labelGroupsOf(documents),
+    scriptNames: scriptNamesOf(documents, termsOf, new Set([...nameTerms.values()].flat())),
+  };
 }
 
 /** The domains that read as service sections (see GENERAL_RULES), from structure and text. */

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/config/config.js";
 import { crossScriptAliases, productsNamed } from "../../src/domain/taxonomy.js";
 import { loadCorpusDir } from "../../src/retrieval/index.js";
-import { buildTaxonomy, createTaxonomyCache, type TaxonomyDocument } from "../../src/retrieval/taxonomy.js";
+import { buildTaxonomy, createTaxonomyCache, labelSetsOf, type TaxonomyDocument } from "../../src/retrieval/taxonomy.js";
+import type { Chunk } from "../../src/retrieval/index.js";
 import { analyze } from "../../src/text/analysis/index.js";
 
 async function taxonomyOf(dir: string) {
@@ -92,5 +93,33 @@ describe("names written in both scripts", () => {
   it("does not tie a common word to a label that merely sounds like it", () => {
     // «بدون» ("without") and "body" share a key; «بدون» is a word of the documents, not a name.
     expect(crossScriptAliases(t, "بدون کارمزد").size).toBe(0);
+  });
+});
+
+describe("labels that are alternatives to one another", () => {
+  it("groups a table's one-word column headers and row labels, from the chunks' structure", async () => {
+    const row = (label: string): Pick<Chunk, "unit"> => ({
+      unit: {
+        kind: "row",
+        table: "d:t0",
+        caption: null,
+        rowLabel: label,
+        rowHeaderColumn: 0,
+        cells: [
+          { header: "Cover", value: label },
+          { header: "Silver", value: "1" },
+          { header: "Gold", value: "2" },
+          { header: "Price per year (AED)", value: "3" },
+        ],
+      },
+    });
+    const labelSets = labelSetsOf([row("Windscreen"), row("Towing")]);
+    expect(labelSets).toEqual([
+      ["Silver", "Gold", "Price per year (AED)"],
+      ["Windscreen", "Towing"],
+    ]);
+    const t = buildTaxonomy([{ id: "d", title: "Road Cover", product: "road", domain: "motor", lang: "en", text: "", labelSets }]);
+    // One-word labels only: "Price per year" is not an alternative to "Gold".
+    expect(t.labelGroups).toEqual([analyze("gold silver"), analyze("towing windscreen")].map((g) => [...g].sort()));
   });
 });

@@ -37,7 +37,15 @@ export function contextualizeNode(deps: AgentDeps) {
       deps,
       state,
       "contextualize",
-      { text, language: state.language, history: state.history, summary: state.summary, profile: state.profile, productTerms },
+      {
+        text,
+        language: state.language,
+        history: state.history,
+        summary: state.summary,
+        profile: state.profile,
+        productTerms,
+        labelGroups: taxonomy.labelGroups.map((g) => [...g]),
+      },
       config.signal,
     );
     if (call.kind !== "ok") return { ...call.accounting, escalation: call.escalation };

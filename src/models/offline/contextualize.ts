@@ -184,7 +184,12 @@ export function contextualize(input: ContextualizeInput): ContextualizeOutput {
     const prev = readTurn(previousQuery, prevLang, names).tokens;
     const has = (kind: TokenKind): boolean => turn.tokens.some((t) => t.kind === kind);
 
-    if (isFollowUp(turn, text)) {
+    // "what about platinum" after "gold windscreen limit": a label of the same table as one of the
+    // previous words replaces that word only.
+    const siblingsReplaced = siblingReplacement(turn.tokens, prev, input.labelGroups ?? []);
+    if (isFollowUp(turn, text) && siblingsReplaced !== null) {
+      query = join([...prev.filter((t) => !siblingsReplaced.has(t)), ...turn.tokens]);
+    } else if (isFollowUp(turn, text)) {
       // Keep the previous topic; the new turn's family member or aspect replaces the old one.
       const kept = prev.filter(
         (t) =>
@@ -206,6 +211,29 @@ export function contextualize(input: ContextualizeInput): ContextualizeOutput {
   query = withProfileHint(query, text, input.profile);
   const trimmed = query.trim().slice(0, MAX_QUERY_CHARS).trim();
   return { query: trimmed !== "" ? trimmed : text.trim() !== "" ? text.trim().slice(0, MAX_QUERY_CHARS) : "?" };
+}
+
+/**
+ * The previous tokens a turn's aspects replace when every aspect of the turn is a label of the same
+ * table as one of them ("platinum" for "gold"); null when they are not all such labels.
+ */
+function siblingReplacement(turn: readonly Token[], prev: readonly Token[], groups: readonly (readonly string[])[]): Set<Token> | null {
+  const aspects = turn.filter((t) => t.kind === "aspect");
+  if (aspects.length === 0 || groups.length === 0) return null;
+  const replaced = new Set<Token>();
+  for (const aspect of aspects) {
+    const sibling = prev.find(
+      (p) =>
+        p.kind === "aspect" &&
+        p.terms.length === 1 &&
+        aspect.terms.length === 1 &&
+        p.terms[0] !== aspect.terms[0] &&
+        groups.some((g) => g.includes(p.terms[0]!) && g.includes(aspect.terms[0]!)),
+    );
+    if (sibling === undefined) return null;
+    replaced.add(sibling);
+  }
+  return replaced;
 }
 
 const MY_HOME = /(?<![\p{L}])(?:my (?:home|house|place|property)|(?:خانه|منزل) ?(?:ام|م|من)|منزلم)(?![\p{L}])/u;

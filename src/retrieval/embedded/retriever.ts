@@ -10,7 +10,7 @@ import { createLexicalReranker } from "../rerank/lexical.js";
 import type { Chunk, RetrievalRequest, RetrievalResult, RetrievedChunk, Retriever, SourceDocument } from "../types.js";
 import { createDenseIndex } from "./dense-index.js";
 import type { ChunkFilter, ScoredChunkId } from "./filter.js";
-import { chunkLabels, createTaxonomyCache } from "../taxonomy.js";
+import { chunkLabels, createTaxonomyCache, labelSetsOf } from "../taxonomy.js";
 import { createSparseIndex } from "./sparse-index.js";
 
 /** The embedded index's reranker, by default, uses this index's per-tenant term statistics. */
@@ -113,6 +113,7 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
         lang: summary.lang,
         text: chunks.map((c) => `${c.section}\n${c.text}`).join("\n"),
         labels: chunks.map(chunkLabels).join("\n"),
+        labelSets: labelSetsOf(chunks),
       })),
   });
 

@@ -1,4 +1,5 @@
-import { chunkLabels, createTaxonomyCache, type TaxonomyCache, type TaxonomyDocument } from "../taxonomy.js";
+import { chunkLabels, createTaxonomyCache, labelSetsOf, type TaxonomyCache, type TaxonomyDocument } from "../taxonomy.js";
+import type { Chunk } from "../types.js";
 import type { CollectionClient } from "./client.js";
 import { requestFilter } from "./filters.js";
 import { chunkFromPayload } from "./payload.js";
@@ -15,7 +16,7 @@ export function createQdrantTaxonomy(client: CollectionClient, ttlMs: number): T
   return createTaxonomyCache({
     ttlMs,
     async load(tenantId, signal) {
-      const documents = new Map<string, TaxonomyDocument & { parts: string[]; labelParts: string[] }>();
+      const documents = new Map<string, TaxonomyDocument & { parts: string[]; labelParts: string[]; chunks: Chunk[] }>();
       let offset: string | number | undefined;
       do {
         const page = await client.scroll(
@@ -28,16 +29,32 @@ export function createQdrantTaxonomy(client: CollectionClient, ttlMs: number): T
           if (chunk === null || chunk.tenantId !== tenantId) continue;
           let document = documents.get(chunk.documentId);
           if (document === undefined) {
-            document = { id: chunk.documentId, title: chunk.title, product: chunk.product, domain: chunk.domain, lang: chunk.lang, text: "", parts: [], labelParts: [] };
+            document = {
+              id: chunk.documentId,
+              title: chunk.title,
+              product: chunk.product,
+              domain: chunk.domain,
+              lang: chunk.lang,
+              text: "",
+              parts: [],
+              labelParts: [],
+              chunks: [],
+            };
             documents.set(chunk.documentId, document);
           }
           document.parts.push(`${chunk.section}\n${chunk.text}`);
           document.labelParts.push(chunkLabels(chunk));
+          document.chunks.push(chunk);
         }
         const next = page.next_page_offset;
         offset = typeof next === "string" || typeof next === "number" ? next : undefined;
       } while (offset !== undefined);
-      return [...documents.values()].map(({ parts, labelParts, ...document }) => ({ ...document, text: parts.join("\n"), labels: labelParts.join("\n") }));
+      return [...documents.values()].map(({ parts, labelParts, chunks, ...document }) => ({
+        ...document,
+        text: parts.join("\n"),
+        labels: labelParts.join("\n"),
+        labelSets: labelSetsOf(chunks),
+      }));
     },
   });
 }

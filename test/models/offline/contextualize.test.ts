@@ -3,8 +3,8 @@ import type { HistoryLine } from "../../../src/domain/conversation.js";
 import type { UserProfile } from "../../../src/domain/profile.js";
 import { run, turn } from "./helpers.js";
 
-async function rewrite(text: string, language: "fa" | "en", history: HistoryLine[], profile: UserProfile = {}): Promise<string> {
-  return (await run("contextualize", { text, language, history, summary: "", profile })).query;
+async function rewrite(text: string, language: "fa" | "en", history: HistoryLine[], profile: UserProfile = {}, labelGroups?: string[][]): Promise<string> {
+  return (await run("contextualize", { text, language, history, summary: "", profile, ...(labelGroups === undefined ? {} : { labelGroups }) })).query;
 }
 
 describe("offline contextualize", () => {
@@ -28,6 +28,14 @@ describe("offline contextualize", () => {
   it('keeps the plan and the asked price when a follow-up names a person and an age ("she\'s 29" is no aspect)', async () => {
     const history = [turn("nestcare plus price 35", "en", "nestcare plus price for me, im 35")];
     expect(await rewrite("what about my wife? shes 29", "en", history)).toBe("nestcare plus price spouse 29");
+  });
+
+  it("replaces only the sibling label when a follow-up names another of a table's labels", async () => {
+    const history = [turn("nestcare gold windscreen limit", "en", "nestcare gold windscreen limit?")];
+    const groups = [["gold", "platinum", "silver"]];
+    expect(await rewrite("what about platinum", "en", history, {}, groups)).toBe("nestcare windscreen limit platinum");
+    // Without the table's labels, the new word is just another aspect.
+    expect(await rewrite("what about platinum", "en", history)).not.toContain("windscreen");
   });
 
   it("adds the new aspect to the previous topic", async () => {
