@@ -50,6 +50,8 @@ export interface QuestionAnalysis {
    * «گجت‌گارد», «پلاس» for "plus"): a passage with one covers the term (Taxonomy.scriptNames).
    */
   aliases?: ReadonlyMap<string, readonly string[]>;
+  /** Terms a concept of the lexicon carries (alone or in a phrase: «صفحه» of «صفحه گوشی»), so a passage in the other language can say them. */
+  carried?: ReadonlySet<string>;
 }
 
 const W = (words: string) => `(?<![\\p{L}])(?:${words})(?![\\p{L}])`;

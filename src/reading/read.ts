@@ -77,6 +77,20 @@ function withContextQuantities(own: readonly Quantity[], context: readonly Quant
   return [...own, ...context.filter((q) => !seen.has(key(q)))];
 }
 
+/** The question's terms that some concept of the lexicon carries, alone or as part of a phrase. */
+function carriedTerms(query: string, lexicon: ConceptLexicon, taxonomy: Taxonomy): Set<string> {
+  const all = analyze(query);
+  const concepts = lexicon.conceptsOfTerms(all).length;
+  const out = new Set<string>();
+  all.forEach((term, i) => {
+    if (lexicon.conceptOfTerm(term) !== undefined || lexicon.conceptsOfTerms([...all.slice(0, i), ...all.slice(i + 1)]).length < concepts) {
+      out.add(term);
+      out.add(tenantForm(taxonomy, term));
+    }
+  });
+  return out;
+}
+
 /**
  * The products a question names, as the reader reads it (spelling forgiven, names in the other
  * script included): retrieval searches their documents and the general pages first.
@@ -99,11 +113,13 @@ export function read(input: ReaderInput): ReaderVerdict {
   if (terms.length === 0 && question.quantities.length === 0) return { kind: "insufficient", reason: "the question has no content terms", coverage: 0 };
   const turnFocus = followUpFocus(terms, input.context, taxonomy, input.lexicon);
   const aliases = crossScriptAliases(taxonomy, input.query);
+  const carried = input.lexicon === undefined ? undefined : carriedTerms(input.query, input.lexicon, taxonomy);
   const corrected: QuestionAnalysis = {
     ...question,
     terms,
     guessed,
     ...(aliases.size === 0 ? {} : { aliases }),
+    ...(carried === undefined ? {} : { carried }),
     ...(input.lexicon === undefined ? {} : { lexicon: input.lexicon }),
     ...(turnFocus === null ? {} : { turnFocus }),
   };
@@ -134,12 +150,12 @@ export function read(input: ReaderInput): ReaderVerdict {
   for (const unit of units) {
     if (unit.shape.kind === "row" || seen.has(unit.chunkId)) continue;
     seen.add(unit.chunkId);
-    const { context, title } = unitBags(unit);
+    const { context, title, lang } = unitBags(unit);
     if (unit.shape.kind === "item") {
       // The item's own words; its heading and lead-in (rendered into its text) are context.
       const own = termSet(unit.shape.item);
       const agreement = quantityAgreement(unit.text, corrected);
-      const score = cover(corrected, terms, { own, context: union(context, termsBeside(unit.text, own)), title, form: unit.shape.item }, taxonomy, agreement.fit);
+      const score = cover(corrected, terms, { own, context: union(context, termsBeside(unit.text, own)), title, lang, form: unit.shape.item }, taxonomy, agreement.fit);
       candidates.push({ kind: "item", unit, text: unit.text, extra: [], score: judged(score, unit.text, union(own, context), corrected, agreement.conflict) });
       continue;
     }
@@ -153,7 +169,7 @@ export function read(input: ReaderInput): ReaderVerdict {
       const full = `${sentence} ${extra.map((e) => e.text).join(" ")}`;
       const own = termSet(full);
       const agreement = quantityAgreement(full, corrected);
-      const score = cover(corrected, terms, { own, context, title, form: full }, taxonomy, agreement.fit);
+      const score = cover(corrected, terms, { own, context, title, lang, form: full }, taxonomy, agreement.fit);
       const judgedScore = judged(score, full, union(own, context), corrected, agreement.conflict);
       if (EXAMPLE.test(sentence.trim())) judgedScore.coverage *= 0.9;
       candidates.push({ kind: "sentence", unit, text: sentence, extra, score: judgedScore });

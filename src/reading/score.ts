@@ -6,6 +6,9 @@ import type { Attribute, QuestionAnalysis } from "./question.js";
 import type { CellReading, Table } from "./table.js";
 import type { ReadingUnit } from "./types.js";
 import { conceptsIn, statedIntervals, termSet, union } from "./unit-terms.js";
+import type { Language } from "../text/language.js";
+
+const PERSIAN_TERM = /[\u0600-\u06FF]/u;
 
 /**
  * How much of a question a passage, a cell or a table covers: the question's terms weighed by
@@ -18,6 +21,8 @@ import { conceptsIn, statedIntervals, termSet, union } from "./unit-terms.js";
 export const READER_RULES = {
   /** The best unit must cover this share of the question's weighted content to answer. */
   sufficient: 0.5,
+  /** Most weight of a question word a passage in the other language cannot contain (no concept or name carries it). */
+  untranslatedWeight: 0.5,
   /** A cell or item this close to the best sentence is preferred to it. */
   structureMargin: 0.02,
   /** Units of other products within this share of the best are equally good (ambiguity). */
@@ -46,9 +51,11 @@ export interface Bags {
   form?: string;
   /** Attributes the unit states by its structure (an amount in the row the question names is a limit). */
   states?: ReadonlySet<Attribute>;
+  /** The unit's language: a question word of the other one with no concept or name to carry it cannot be there. */
+  lang?: Language;
 }
 
-export type UnitBags = { context: ReadonlySet<string>; title: ReadonlySet<string> };
+export type UnitBags = { context: ReadonlySet<string>; title: ReadonlySet<string>; lang: Language };
 
 export const bagCache = new WeakMap<ReadingUnit, UnitBags>();
 
@@ -59,7 +66,7 @@ export function unitBags(unit: ReadingUnit): UnitBags {
     const shape = unit.shape;
     const context = termSet([...unit.sectionPath, shape.kind === "row" ? (shape.caption ?? "") : shape.kind === "item" ? (shape.leadIn ?? "") : ""].join(" "));
     const title = termSet(`${unit.title} ${unit.product.replace(/-/gu, " ")}`);
-    bags = { context, title };
+    bags = { context, title, lang: unit.lang };
     bagCache.set(unit, bags);
   }
   return bags;
@@ -98,6 +105,11 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
     // often a colloquial or filler word the documents phrase otherwise: it weighs like a common one.
     if (!taxonomy.vocabulary.has(term) || question.guessed?.has(term) === true) w = Math.min(w, 1);
     if (question.turnFocus?.has(term) === true) w *= READER_RULES.turnWeight;
+    // "visit" asked of a Persian passage: no word of the passage can be it unless a concept or a
+    // name in the other script carries it, so its absence says little.
+    if (bags.lang !== undefined && PERSIAN_TERM.test(term) !== (bags.lang === "fa") && question.carried?.has(term) !== true && (question.aliases?.get(term) ?? []).length === 0) {
+      w = Math.min(w, READER_RULES.untranslatedWeight);
+    }
     total += w;
     let m = 0;
     if (bags.own.has(term)) m = 1;
@@ -170,7 +182,7 @@ export function judged(score: Scored, text: string, about: ReadonlySet<string>, 
 
 export function tableScore(table: Table, reading: CellReading, question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy): Scored {
   const sample = table.sample;
-  const { context, title } = unitBags(sample);
+  const { context, title, lang } = unitBags(sample);
   const header = termSet([table.caption ?? "", table.rowHeader, ...table.columns.map((c) => c.header)].join(" "));
   const labels = termSet(table.rows.map((r) => r.label).join(" "));
   const fitted = question.quantities.filter(judgeable).length;
@@ -184,7 +196,7 @@ export function tableScore(table: Table, reading: CellReading, question: Questio
     const score = cover(
       question,
       terms,
-      { own, context: union(context, header), title, form: reading.column.value, ...(statesLimit ? { states: LIMIT } : {}) },
+      { own, context: union(context, header), title, lang, form: reading.column.value, ...(statesLimit ? { states: LIMIT } : {}) },
       taxonomy,
       Math.min(fitted, fits),
     );
@@ -195,7 +207,7 @@ export function tableScore(table: Table, reading: CellReading, question: Questio
   // Asking which column to read: the columns (or what is above them) must be about the asked
   // attribute, not a row's words ("Customer care (quotes…)" does not make "Number | Hours" prices).
   const about = reading.kind === "needs" && reading.dimension === "column" ? union(header, context) : union(union(header, labels), context);
-  const score = cover(question, terms, { own: union(header, labels), context, title }, taxonomy, fitted);
+  const score = cover(question, terms, { own: union(header, labels), context, title, lang }, taxonomy, fitted);
   const judgedScore = judged(score, [table.caption ?? "", ...table.rows.map((r) => r.values.map((v) => v.value).join(" "))].join(" "), about, question, 0);
   return reading.kind === "needs" ? judgedScore : { ...judgedScore, coverage: judgedScore.coverage * READER_RULES.formlessFactor };
 }

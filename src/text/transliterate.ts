@@ -102,7 +102,9 @@ export function keyedWords(text: string): Array<{ key: string; terms: string[]; 
     const next = ws[i + 1];
     if (next !== undefined && isPersianWord(next) === persian) {
       const t2 = term(next);
-      out.push({ key: scriptKey(`${w}${next}`), terms: [t, t2].filter((x): x is string => x !== null), persian });
+      // The two words written together are a term of their own too («گجت‌گارد» → «گجتگارد»).
+      const joined = term(`${w}${next}`);
+      out.push({ key: scriptKey(`${w}${next}`), terms: [...new Set([t, t2, joined].filter((x): x is string => x !== null))], persian });
     }
   });
   return out.filter((k) => k.key.length >= MIN_KEY_LENGTH && k.terms.length > 0);

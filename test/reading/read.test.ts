@@ -94,6 +94,22 @@ describe("the reader", () => {
     expect(JSON.stringify(read({ query: "does nest cover a burst pipe?", language: "en", units: [intro], taxonomy: own }))).not.toContain("Burst pipe at home?");
   });
 
+  it("does not hold against a Persian passage the English words no concept or name could carry into it", () => {
+    const lexicon = parseConceptLexicon("price\tprice | cost\tقیمت | هزینه\n");
+    const text = "هزینه بیمه نستکر برای هر سال ۳۰۰ درهم است.";
+    const unit: ReadingUnit = { ...homePrice, chunkId: "nest-fa#1", documentId: "nest-fa", lang: "fa", title: "بیمه نستکر", text };
+    const own = buildTaxonomy([
+      { id: "nest-fa", title: "بیمه نستکر", product: "nestcare", domain: "homes", lang: "fa", text },
+      { id: "nest-en", title: "Nestcare Home Cover", product: "nestcare", domain: "homes", lang: "en", text: "Nestcare covers a lovely seaside cottage." },
+      { id: "road-en", title: "Road Cover", product: "road", domain: "motor", lang: "en", text: "Road covers cars." },
+      { id: "road-fa", title: "بیمه جاده", product: "road", domain: "motor", lang: "fa", text: "جاده خودرو را پوشش می‌دهد." },
+    ]);
+    expect(read({ query: "nestcare cost for my cottage?", language: "en", units: [{ ...unit, product: "nestcare" }], taxonomy: own, lexicon })).toMatchObject({
+      kind: "answer",
+      claims: [{ chunkIds: ["nest-fa#1"] }],
+    });
+  });
+
   it("asks which column when the table needs a choice the question does not make, with the table's own labels", () => {
     expect(reading("how much is voyager for a 10 day trip?")).toMatchObject({ kind: "clarify_table", options: [{ label: "Basic" }, { label: "Plus" }, { label: "Max" }] });
   });
