@@ -114,6 +114,7 @@ const USAGE = `usage: train-classifier [--preset gates|detector] --train FILE...
   --hash-bits N              feature space 2^N (default 20)
   --word-ngrams 1|2|none     --no-join-pairs      --char-ngrams MIN-MAX|none (default 2-5)
   --no-language-feature      --symbols / --no-symbols (emoji, ?/! runs and shouting as tokens)
+  --terms 1|2|none           analysed terms (src/text/analysis) as a third family: unigrams, or uni- and bigrams
   --prune-below X            --significant-digits N
   --folds N                  --target-precision X  --target-precision-for CLASS=X (repeatable)
   --min-support N            --min-threshold X
@@ -171,6 +172,7 @@ function parse(argv: readonly string[]) {
       "no-language-feature": { type: "boolean" },
       symbols: { type: "boolean" },
       "no-symbols": { type: "boolean" },
+      terms: { type: "string" },
       "prune-below": { type: "string" },
       "significant-digits": { type: "string" },
       folds: { type: "string" },
@@ -196,6 +198,8 @@ function parse(argv: readonly string[]) {
   const char = values["char-ngrams"];
   const charMatch = char === undefined || char === "none" ? null : /^(\d+)-(\d+)$/u.exec(char);
   if (char !== undefined && char !== "none" && !charMatch) throw new UsageError(`--char-ngrams: expected MIN-MAX or none, got "${char}"`);
+  const terms = values.terms;
+  if (terms !== undefined && !["1", "2", "none"].includes(terms)) throw new UsageError(`--terms: expected 1, 2 or none, got "${terms}"`);
   const weights = values["class-weights"];
   const classWeights: TrainOptions["classWeights"] | undefined =
     weights === undefined ? undefined : weights === "none" || weights === "balanced" ? weights : pairs("class-weights", [weights]);
@@ -207,6 +211,8 @@ function parse(argv: readonly string[]) {
   if (values["no-language-feature"]) features.languageFeature = false;
   if (values.symbols) features.symbols = true;
   if (values["no-symbols"]) delete features.symbols;
+  if (terms === "none") delete features.terms;
+  else if (terms !== undefined) features.terms = { maxN: terms === "1" ? 1 : 2 };
 
   const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
   return {
