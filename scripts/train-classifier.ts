@@ -87,8 +87,16 @@ export const DETECTOR_OPTIONS: PresetOptions = {
 export const PRESETS: Record<"gates" | "detector", Preset> = {
   gates: {
     classes: GATE_CLASSES,
-    // The independent authors' training files, then frontdesk's own additions (bundle/gates/README.md).
-    train: ["bundle/gates/data/en/train.jsonl", "bundle/gates/data/fa/train.jsonl", "bundle/gates/data/en/extra-train.jsonl", "bundle/gates/data/fa/extra-train.jsonl"],
+    // The independent authors' training files, frontdesk's own additions, then a third author's
+    // training-only lines (bundle/gates/README.md).
+    train: [
+      "bundle/gates/data/en/train.jsonl",
+      "bundle/gates/data/fa/train.jsonl",
+      "bundle/gates/data/en/extra-train.jsonl",
+      "bundle/gates/data/fa/extra-train.jsonl",
+      "bundle/gates/data/en/indep-train.jsonl",
+      "bundle/gates/data/fa/indep-train.jsonl",
+    ],
     test: ["bundle/gates/data/en/test.jsonl", "bundle/gates/data/fa/test.jsonl"],
     out: "bundle/gates/model.json",
     options: GATES_OPTIONS,

@@ -25,7 +25,7 @@ const read = (files: string[]): Example[] =>
 const artefactText = readFileSync(path.join(ROOT, "bundle/gates/model.json"), "utf8");
 const classifier = loadClassifier(artefactText, "bundle/gates/model.json");
 const test = read(["en/test.jsonl", "fa/test.jsonl"]);
-const train = read(["en/train.jsonl", "fa/train.jsonl", "en/extra-train.jsonl", "fa/extra-train.jsonl"]);
+const train = read(["en/train.jsonl", "fa/train.jsonl", "en/extra-train.jsonl", "fa/extra-train.jsonl", "en/indep-train.jsonl", "fa/indep-train.jsonl"]);
 
 const STRICT_RECALL = new Set<string>(GATE_CLASSES.filter((c) => c === "handoff_request" || c.startsWith("restricted:")));
 const target = (c: string) => ({ precision: 0.95, recall: STRICT_RECALL.has(c) ? 0.98 : 0.95 });
