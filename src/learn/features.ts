@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { analyze } from "../text/analysis/index.js";
-import { detectLanguage, foldForMatch } from "../text/index.js";
+import { analyze, detectLanguage, foldForMatch } from "../text/index.js";
 import { ln } from "./detmath.js";
 
 /**
