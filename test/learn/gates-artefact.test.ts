@@ -32,16 +32,13 @@ const target = (c: string) => ({ precision: 0.95, recall: STRICT_RECALL.has(c) ?
 
 /** Figures below target on the held-back split, as reached by the committed artefact. */
 const SHORTFALL: Record<string, { precision?: number; recall?: number }> = {
-  handoff_request: { precision: 0.9286, recall: 0.963 },
-  "restricted:complaint": { precision: 0.9464 },
-  "restricted:cancellation": { precision: 0.9298, recall: 0.9636 },
-  "restricted:payout": { precision: 0.9259, recall: 0.9259 },
-  "restricted:legal": { recall: 0.9074 },
-  account: { precision: 0.9153, recall: 0.8852 },
-  frustration: { recall: 0.8923 },
-  chitchat: { precision: 0.8082 },
-  out_of_scope: { precision: 0.9091, recall: 0.8929 },
-  knowledge: { recall: 0.9406 },
+  handoff_request: { recall: 0.963 },
+  "restricted:payout": { precision: 0.9123, recall: 0.963 },
+  account: { precision: 0.9206 },
+  frustration: { precision: 0.9077, recall: 0.9077 },
+  chitchat: { precision: 0.8814, recall: 0.8387 },
+  out_of_scope: { precision: 0.8814, recall: 0.9286 },
+  knowledge: { recall: 0.9469 },
 };
 
 function recompute() {
