@@ -45,15 +45,16 @@ interface Preset {
 
 /**
  * The gates' options (docs/classifier.md, "The gates artefact"): symbol tokens on (emoji, runs
- * of ?/!, shouting carry frustration and chitchat), balanced class weights at a lighter L2 (the
- * small classes are the policy classes), weights below 0.05 pruned (1.7 MB instead of 2.6 MB for
- * one test label changed), and stricter acting-alone precision for the classes that hand a
- * customer off or keep a question from retrieval (0.99 for account: "my"/«ـم» against
- * «ـش» is the classifier's weakest line).
+ * of ?/!, shouting carry frustration and chitchat), analysed-term unigrams as a third family and
+ * L2 3e-6 (chosen by scripts/gates-cv.ts on the training data: +0.2–0.5 points over words and
+ * char n-grams alone at 1e-5), balanced class weights (the small classes are the policy
+ * classes), weights below 0.05 pruned (about 2 MB), and stricter acting-alone precision for the
+ * classes that hand a customer off or keep a question from retrieval (0.99 for account:
+ * "my"/«ـم» against «ـش» is the classifier's weakest line).
  */
 export const GATES_OPTIONS: PresetOptions = {
-  features: { symbols: true },
-  training: { l2: 1e-5, classWeights: "balanced" },
+  features: { symbols: true, terms: { maxN: 1 } },
+  training: { l2: 3e-6, classWeights: "balanced" },
   export: { pruneBelow: 0.05 },
   calibration: {
     targetPrecisionByClass: {
@@ -87,8 +88,16 @@ export const DETECTOR_OPTIONS: PresetOptions = {
 export const PRESETS: Record<"gates" | "detector", Preset> = {
   gates: {
     classes: GATE_CLASSES,
-    // The independent authors' training files, then frontdesk's own additions (bundle/gates/README.md).
-    train: ["bundle/gates/data/en/train.jsonl", "bundle/gates/data/fa/train.jsonl", "bundle/gates/data/en/extra-train.jsonl", "bundle/gates/data/fa/extra-train.jsonl"],
+    // The independent authors' training files, frontdesk's own additions, then a third author's
+    // training-only lines (bundle/gates/README.md).
+    train: [
+      "bundle/gates/data/en/train.jsonl",
+      "bundle/gates/data/fa/train.jsonl",
+      "bundle/gates/data/en/extra-train.jsonl",
+      "bundle/gates/data/fa/extra-train.jsonl",
+      "bundle/gates/data/en/indep-train.jsonl",
+      "bundle/gates/data/fa/indep-train.jsonl",
+    ],
     test: ["bundle/gates/data/en/test.jsonl", "bundle/gates/data/fa/test.jsonl"],
     out: "bundle/gates/model.json",
     options: GATES_OPTIONS,
@@ -114,6 +123,7 @@ const USAGE = `usage: train-classifier [--preset gates|detector] --train FILE...
   --hash-bits N              feature space 2^N (default 20)
   --word-ngrams 1|2|none     --no-join-pairs      --char-ngrams MIN-MAX|none (default 2-5)
   --no-language-feature      --symbols / --no-symbols (emoji, ?/! runs and shouting as tokens)
+  --terms 1|2|none           analysed terms (src/text/analysis) as a third family: unigrams, or uni- and bigrams
   --prune-below X            --significant-digits N
   --folds N                  --target-precision X  --target-precision-for CLASS=X (repeatable)
   --min-support N            --min-threshold X
@@ -171,6 +181,7 @@ function parse(argv: readonly string[]) {
       "no-language-feature": { type: "boolean" },
       symbols: { type: "boolean" },
       "no-symbols": { type: "boolean" },
+      terms: { type: "string" },
       "prune-below": { type: "string" },
       "significant-digits": { type: "string" },
       folds: { type: "string" },
@@ -196,6 +207,8 @@ function parse(argv: readonly string[]) {
   const char = values["char-ngrams"];
   const charMatch = char === undefined || char === "none" ? null : /^(\d+)-(\d+)$/u.exec(char);
   if (char !== undefined && char !== "none" && !charMatch) throw new UsageError(`--char-ngrams: expected MIN-MAX or none, got "${char}"`);
+  const terms = values.terms;
+  if (terms !== undefined && !["1", "2", "none"].includes(terms)) throw new UsageError(`--terms: expected 1, 2 or none, got "${terms}"`);
   const weights = values["class-weights"];
   const classWeights: TrainOptions["classWeights"] | undefined =
     weights === undefined ? undefined : weights === "none" || weights === "balanced" ? weights : pairs("class-weights", [weights]);
@@ -207,6 +220,8 @@ function parse(argv: readonly string[]) {
   if (values["no-language-feature"]) features.languageFeature = false;
   if (values.symbols) features.symbols = true;
   if (values["no-symbols"]) delete features.symbols;
+  if (terms === "none") delete features.terms;
+  else if (terms !== undefined) features.terms = { maxN: terms === "1" ? 1 : 2 };
 
   const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
   return {

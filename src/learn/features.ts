@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { detectLanguage, foldForMatch } from "../text/index.js";
+import { analyze, detectLanguage, foldForMatch } from "../text/index.js";
 import { ln } from "./detmath.js";
 
 /**
@@ -39,6 +39,14 @@ export interface FeatureConfig {
    * absent (false), so artefacts trained before the option existed keep their features.
    */
   symbols?: boolean;
+  /**
+   * A third family: the retrieval analyser's terms (src/text/analysis: stopwords dropped, English
+   * stemmed, Persian plural/comparative and verb-prefix forms and ZWNJ compounds folded), as
+   * unigrams and, with maxN 2, bigrams of adjacent terms. One stem stands for the spelling
+   * variants the surface words and char n-grams only half share. Default absent (off), so
+   * artefacts trained without it keep their features and their fingerprint.
+   */
+  terms?: { maxN: 1 | 2 };
 }
 
 export const DEFAULT_FEATURES: FeatureConfig = {
@@ -92,6 +100,7 @@ export function fnv1a32(text: string): number {
 const TAG_WORD = 0x77; // w
 const TAG_CHAR = 0x63; // c
 const TAG_LANG = 0x6c; // l
+const TAG_TERM = 0x74; // t
 const SPACE = 0x20;
 const WORD_START = 0x3c; // <
 const WORD_END = 0x3e; // >
@@ -155,6 +164,7 @@ export function featureConfigProblems(config: FeatureConfig): string[] {
     }
   }
   if (config.word === null && config.char === null) problems.push("features: needs word or char features (both are null)");
+  if (config.terms !== undefined && config.terms.maxN !== 1 && config.terms.maxN !== 2) problems.push(`features.terms.maxN: must be 1 or 2, got ${config.terms.maxN}`);
   return problems;
 }
 
@@ -171,8 +181,12 @@ export function createFeaturizer(config: FeatureConfig = DEFAULT_FEATURES): Feat
   const charMinN = config.char?.minN ?? 0;
   const charMaxN = config.char?.maxN ?? 0;
 
-  // Shared scratch, sized once: counts are zeroed again after every call.
+  const termMaxN = config.terms?.maxN ?? 0;
+
+  // Shared scratch, sized once: counts are zeroed again after every call. Term counts have
+  // their own array (the word and char halves of `counts` are taken).
   const counts = new Uint32Array(size);
+  const termCounts = termMaxN > 0 ? new Uint16Array(size) : null;
   let touched = new Int32Array(1024);
   let nTouched = 0;
   let outValues = new Float64Array(1024);
@@ -191,9 +205,10 @@ export function createFeaturizer(config: FeatureConfig = DEFAULT_FEATURES): Feat
     }
     touched[nTouched++] = bucket;
   };
+  const untouched = (bucket: number) => counts[bucket] === 0 && (termCounts === null || termCounts[bucket] === 0);
   const touch = (bucket: number, shift: 0 | 16) => {
     const c = counts[bucket]!;
-    if (c === 0) pushTouched(bucket);
+    if (untouched(bucket)) pushTouched(bucket);
     if (((c >>> shift) & HALF) !== HALF) counts[bucket] = c + (1 << shift);
   };
 
@@ -277,33 +292,57 @@ export function createFeaturizer(config: FeatureConfig = DEFAULT_FEATURES): Feat
     }
   }
 
+  const feedTerm = (h: number, term: string) => {
+    for (let i = 0; i < term.length; i++) h = feedDigitShaped(h, term.charCodeAt(i));
+    return h;
+  };
+  function termFeatures(text: string, tc: Uint16Array) {
+    const terms = analyze(text);
+    const touchTerm = (bucket: number) => {
+      if (untouched(bucket)) pushTouched(bucket);
+      if (tc[bucket] !== HALF) tc[bucket] = tc[bucket]! + 1;
+    };
+    for (let t = 0; t < terms.length; t++) {
+      const left = feedTerm(feed(FNV_OFFSET, TAG_TERM), terms[t]!);
+      touchTerm(bucketOf(left));
+      if (termMaxN >= 2 && t + 1 < terms.length) touchTerm(bucketOf(feedTerm(feed(left, SPACE), terms[t + 1]!)));
+    }
+  }
+
   function featurizeShared(text: string): SharedVector {
     const folded = foldForMatch(text);
     const nTokens = tokenize(folded, text);
     nTouched = 0;
     if (wordMaxN > 0) wordFeatures(folded, nTokens);
     if (charMaxN > 0) charFeatures(folded, nTokens);
+    if (termCounts !== null) termFeatures(text, termCounts);
     let lang = -1;
     if (config.languageFeature && nTokens > 0) {
       const guess = detectLanguage(text);
       if (guess.confidence > 0) lang = langBucket[guess.language];
     }
     // A slot with zero counts that only carries the language (unless a feature hashed there).
-    if (lang >= 0 && counts[lang] === 0) pushTouched(lang);
+    if (lang >= 0 && untouched(lang)) pushTouched(lang);
 
     let wordSq = 0;
     let charSq = 0;
+    let termSq = 0;
     for (let i = 0; i < nTouched; i++) {
       const c = counts[touched[i]!]!;
       const w = tf(c & HALF);
       const ch = tf(c >>> 16);
       wordSq += w * w;
       charSq += ch * ch;
+      if (termCounts !== null) {
+        const te = tf(termCounts[touched[i]!]!);
+        termSq += te * te;
+      }
     }
     // Each non-empty family gets norm 1/√(families), so the whole vector has norm 1.
-    const families = (wordSq > 0 ? 1 : 0) + (charSq > 0 ? 1 : 0);
+    const families = (wordSq > 0 ? 1 : 0) + (charSq > 0 ? 1 : 0) + (termSq > 0 ? 1 : 0);
     const wordScale = wordSq > 0 ? 1 / Math.sqrt(wordSq * families) : 0;
     const charScale = charSq > 0 ? 1 / Math.sqrt(charSq * families) : 0;
+    const termScale = termSq > 0 ? 1 / Math.sqrt(termSq * families) : 0;
 
     const indices = touched.subarray(0, nTouched).sort();
     if (outValues.length < nTouched) outValues = new Float64Array(touched.length);
@@ -312,6 +351,10 @@ export function createFeaturizer(config: FeatureConfig = DEFAULT_FEATURES): Feat
       const c = counts[b]!;
       outValues[i] = tf(c & HALF) * wordScale + tf(c >>> 16) * charScale + (b === lang ? 1 : 0);
       counts[b] = 0;
+      if (termCounts !== null) {
+        outValues[i] = outValues[i]! + tf(termCounts[b]!) * termScale;
+        termCounts[b] = 0;
+      }
     }
     return { indices, values: outValues.subarray(0, nTouched), length: nTouched };
   }

@@ -70,6 +70,7 @@ const ArtefactSchema = z.strictObject({
     char: z.strictObject({ minN: count, maxN: count }).nullable(),
     languageFeature: z.boolean(),
     symbols: z.boolean().optional(),
+    terms: z.strictObject({ maxN: z.union([z.literal(1), z.literal(2)]) }).optional(),
     fingerprint: z.string().regex(/^[0-9a-f]{16}$/u, { error: "must be 16 lower-case hex digits" }),
   }),
   classes: z.array(z.string().min(1)).min(2, { error: "needs at least two classes" }),

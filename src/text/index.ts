@@ -3,3 +3,4 @@ export { foldForMatch, normalizeText, toAsciiDigits } from "./normalize.js";
 export { canonicalNumber, extractNumbers } from "./numbers.js";
 export { questionOf, splitSentences } from "./sentences.js";
 export { memoByText } from "./memo.js";
+export { analyze } from "./analysis/index.js";

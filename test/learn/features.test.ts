@@ -126,6 +126,21 @@ describe("createFeaturizer", () => {
     expect(off.featurize("WHY WONT YOU ANSWER")).toEqual(off.featurize("why wont you answer"));
   });
 
+  it("with terms on, adds the analysed terms as a third family: spelling variants share them, the vector keeps norm 1", () => {
+    const on = createFeaturizer({ ...NO_LANG, terms: { maxN: 2 } });
+    const unigrams = createFeaturizer({ ...NO_LANG, terms: { maxN: 1 } });
+    const off = createFeaturizer(NO_LANG);
+    const shared = (a: SparseVector, b: SparseVector) => a.indices.filter((x) => b.indices.includes(x)).length;
+    // "cancel policy" stem to two terms and one bigram; unigrams alone add two.
+    expect(on.featurize("cancelling policies").indices.length).toBe(off.featurize("cancelling policies").indices.length + 3);
+    expect(unigrams.featurize("cancelling policies").indices.length).toBe(off.featurize("cancelling policies").indices.length + 2);
+    // Stemming joins what the surface words keep apart.
+    expect(shared(on.featurize("cancelling"), on.featurize("cancel"))).toBeGreaterThan(shared(off.featurize("cancelling"), off.featurize("cancel")));
+    expect(Math.abs(norm(on.featurize("I want to cancel my policies now")) - 1)).toBeLessThan(1e-9);
+    // Stopwords give no term: the family is empty and the others keep their share of the norm.
+    expect(on.featurize("the")).toEqual(off.featurize("the"));
+  });
+
   it("rejects configurations it cannot run, naming the field", () => {
     expect(() => createFeaturizer({ ...DEFAULT_FEATURES, hashBits: 30 })).toThrow("features.hashBits: must be an integer in [10, 22], got 30");
     expect(() => createFeaturizer({ ...DEFAULT_FEATURES, char: { minN: 4, maxN: 2 } })).toThrow("features.char: needs integers 1 ≤ minN ≤ maxN ≤ 8, got 4..2");
@@ -140,6 +155,10 @@ describe("featureFingerprint", () => {
   it("is unchanged by the symbols option left off, and differs with it on", () => {
     expect(featureFingerprint({ ...DEFAULT_FEATURES, symbols: false })).toBe("deaba7de4efbc782");
     expect(featureFingerprint({ ...DEFAULT_FEATURES, symbols: true })).not.toBe("deaba7de4efbc782");
+  });
+  it("differs with analysed terms on", () => {
+    expect(featureFingerprint({ ...DEFAULT_FEATURES, terms: { maxN: 2 } })).not.toBe("deaba7de4efbc782");
+    expect(featureFingerprint({ ...DEFAULT_FEATURES, terms: { maxN: 1 } })).not.toBe(featureFingerprint({ ...DEFAULT_FEATURES, terms: { maxN: 2 } }));
   });
   it("differs between feature configurations", () => {
     expect(featureFingerprint({ ...DEFAULT_FEATURES, char: { minN: 3, maxN: 5 } })).not.toBe(featureFingerprint(DEFAULT_FEATURES));

@@ -25,23 +25,20 @@ const read = (files: string[]): Example[] =>
 const artefactText = readFileSync(path.join(ROOT, "bundle/gates/model.json"), "utf8");
 const classifier = loadClassifier(artefactText, "bundle/gates/model.json");
 const test = read(["en/test.jsonl", "fa/test.jsonl"]);
-const train = read(["en/train.jsonl", "fa/train.jsonl", "en/extra-train.jsonl", "fa/extra-train.jsonl"]);
+const train = read(["en/train.jsonl", "fa/train.jsonl", "en/extra-train.jsonl", "fa/extra-train.jsonl", "en/indep-train.jsonl", "fa/indep-train.jsonl"]);
 
 const STRICT_RECALL = new Set<string>(GATE_CLASSES.filter((c) => c === "handoff_request" || c.startsWith("restricted:")));
 const target = (c: string) => ({ precision: 0.95, recall: STRICT_RECALL.has(c) ? 0.98 : 0.95 });
 
 /** Figures below target on the held-back split, as reached by the committed artefact. */
 const SHORTFALL: Record<string, { precision?: number; recall?: number }> = {
-  handoff_request: { precision: 0.9286, recall: 0.963 },
-  "restricted:complaint": { precision: 0.9464 },
-  "restricted:cancellation": { precision: 0.9298, recall: 0.9636 },
-  "restricted:payout": { precision: 0.9259, recall: 0.9259 },
-  "restricted:legal": { recall: 0.9074 },
-  account: { precision: 0.9153, recall: 0.8852 },
-  frustration: { recall: 0.8923 },
-  chitchat: { precision: 0.8082 },
-  out_of_scope: { precision: 0.9091, recall: 0.8929 },
-  knowledge: { recall: 0.9406 },
+  handoff_request: { recall: 0.963 },
+  "restricted:payout": { precision: 0.9123, recall: 0.963 },
+  account: { precision: 0.9206 },
+  frustration: { precision: 0.9077, recall: 0.9077 },
+  chitchat: { precision: 0.8814, recall: 0.8387 },
+  out_of_scope: { precision: 0.8814, recall: 0.9286 },
+  knowledge: { recall: 0.9469 },
 };
 
 function recompute() {
