@@ -140,9 +140,10 @@ export function read(input: ReaderInput): ReaderVerdict {
   const namedSet = new Set(named.map((p) => p.product));
   const general = new Set(taxonomy.products.filter((p) => p.general).map((p) => p.product));
   let units = input.units.filter((u) => namedSet.size === 0 || namedSet.has(u.product) || general.has(u.product));
-  // Answer from documents in the reply language when the product has any.
+  // Answer from documents in the reply language when the product has any (retrieved or not: a
+  // product documented in both languages is not read across them).
   const inLanguage = units.filter((u) => u.lang === input.language);
-  const documented = new Set(inLanguage.map((u) => u.product));
+  const documented = new Set([...inLanguage.map((u) => u.product), ...taxonomy.products.filter((p) => !p.general && p.languages.includes(input.language)).map((p) => p.product)]);
   units = units.filter((u) => u.lang === input.language || !documented.has(u.product));
 
   const candidates: Candidate[] = [];

@@ -61,6 +61,17 @@ describe("conversation-level frustration", () => {
     expect(signal("no, I meant the excess for my wife", ["what is the excess?"], readings)).toBeNull();
   });
 
+  it('reads an unsure "I don\'t know" to a pending clarifying question as a reply to it, not as frustration again', () => {
+    const readings = { "that's not what I asked": reading("frustration", 0.55), "dunno honestly": reading("frustration", 0.6) };
+    const history = ["what is the excess?", "that's not what I asked"].map((h) => entry(h));
+    const at = (clarifying: boolean) => conversationSignal({ text: "dunno honestly", reading: readings["dunno honestly"], history, gates: gatesOf(readings), clarifying });
+    expect(at(false)).toMatchObject({ signal: "again" });
+    expect(at(true)).toBeNull();
+    // A confident reading is frustration whatever is pending.
+    const sure = { ...reading("frustration", 0.9), confident: true };
+    expect(conversationSignal({ text: "dunno honestly", reading: sure, history, gates: gatesOf(readings), clarifying: true })).toMatchObject({ signal: "again" });
+  });
+
   it("anger that rises from one message to the next", () => {
     const readings = { "hmm, that doesn't really answer it": reading("knowledge", 0.6, 0.25), "ARE YOU EVEN READING WHAT I WRITE": reading("knowledge", 0.5, 0.3) };
     expect(signal("ARE YOU EVEN READING WHAT I WRITE", ["hmm, that doesn't really answer it"], readings)).toMatchObject({ signal: "rising" });

@@ -99,8 +99,10 @@ describe("the reader", () => {
     const text = "هزینه بیمه نستکر برای هر سال ۳۰۰ درهم است.";
     const unit: ReadingUnit = { ...homePrice, chunkId: "nest-fa#1", documentId: "nest-fa", lang: "fa", title: "بیمه نستکر", text };
     const own = buildTaxonomy([
+      // Nestcare is documented in Persian only; the payment pages name it in both languages.
       { id: "nest-fa", title: "بیمه نستکر", product: "nestcare", domain: "homes", lang: "fa", text },
-      { id: "nest-en", title: "Nestcare Home Cover", product: "nestcare", domain: "homes", lang: "en", text: "Nestcare covers a lovely seaside cottage." },
+      { id: "pay-en", title: "Paying", product: "payments", domain: "service", lang: "en", text: "Nestcare for a cottage is paid yearly." },
+      { id: "pay-fa", title: "پرداخت", product: "payments", domain: "service", lang: "fa", text: "نستکر سالانه پرداخت می‌شود." },
       { id: "road-en", title: "Road Cover", product: "road", domain: "motor", lang: "en", text: "Road covers cars." },
       { id: "road-fa", title: "بیمه جاده", product: "road", domain: "motor", lang: "fa", text: "جاده خودرو را پوشش می‌دهد." },
     ]);
@@ -108,6 +110,24 @@ describe("the reader", () => {
       kind: "answer",
       claims: [{ chunkIds: ["nest-fa#1"] }],
     });
+  });
+
+  it("does not answer across languages for a product documented in the question's language too", () => {
+    const text = "هزینه بیمه نستکر برای هر سال ۳۰۰ درهم است.";
+    const unit: ReadingUnit = { ...homePrice, chunkId: "nest-fa#1", documentId: "nest-fa", lang: "fa", title: "بیمه نستکر", product: "nestcare", text };
+    const docs = [
+      { id: "nest-fa", title: "بیمه نستکر", product: "nestcare", domain: "homes", lang: "fa" as const, text },
+      { id: "road-en", title: "Road Cover", product: "road", domain: "motor", lang: "en" as const, text: "Road covers cars." },
+    ];
+    const persianOnly = buildTaxonomy(docs);
+    const bilingual = buildTaxonomy([
+      ...docs,
+      { id: "nest-en", title: "Nestcare Home Cover", product: "nestcare", domain: "homes", lang: "en", text: "Nestcare costs AED 300 a year." },
+    ]);
+    const lexicon = parseConceptLexicon("price\tprice | cost\tقیمت | هزینه\n");
+    const ask = (taxonomy: typeof bilingual) => read({ query: "nestcare cost?", language: "en", units: [unit], taxonomy, lexicon });
+    expect(ask(persianOnly)).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["nest-fa#1"] }] });
+    expect(ask(bilingual)).toMatchObject({ kind: "insufficient" });
   });
 
   it("asks which column when the table needs a choice the question does not make, with the table's own labels", () => {

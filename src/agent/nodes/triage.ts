@@ -170,7 +170,7 @@ export function gateVerdict({ policy, gates, text, pendingClarify: pending, hist
     return decided(pending !== null && answersNothing(decision) ? clarifyReply(reading) : decision);
   }
 
-  const signal = conversationSignal({ text, reading, history, gates });
+  const signal = conversationSignal({ text, reading, history, gates, clarifying: pending !== null });
   if (signal !== null) return decided(fromListGate({ kind: "frustration", signal: signal.signal, detail: signal.detail }));
   // Shouting is anger unless the classifier is sure the message is something else ("HOW MUCH IS TRAVEL COVER?").
   if (isShouting(text) && !(reading.confident && reading.label !== "frustration")) {
