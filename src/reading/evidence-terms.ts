@@ -35,9 +35,13 @@ const QUANTITY_FRAME = new Set(
     ساله سالمه سالشه سالش سال سن سنم ماه ماهه ماهشه هفته روز روزه شب هزار میلیون درهم درهمی ریال تومان دلار یورو ارزش قیمت`),
 );
 
+/** "how long does it take": the asking of a duration (the question's attribute), not words "long" and "take" to find. */
+const TAKES =
+  /(?<![\p{L}])(?:does|do|did|will|would|should|could|can)\s+(?:it|this|that|they|you)\s+take(?![\p{L}])|(?<![\p{L}])it\s+takes(?![\p{L}])|(?<![\p{L}])how\s+long(?![\p{L}])/giu;
+
 /** A question's content terms: analysed, without words of asking and without bare numbers (quantities are matched apart). */
 export function questionTerms(text: string, hasQuantities = false): string[] {
-  return [...new Set(analyze(text).filter((t) => !ASKING.has(t) && !/^\d/u.test(t) && !(hasQuantities && QUANTITY_FRAME.has(t))))];
+  return [...new Set(analyze(text.replace(TAKES, " ")).filter((t) => !ASKING.has(t) && !/^\d/u.test(t) && !(hasQuantities && QUANTITY_FRAME.has(t))))];
 }
 
 /** Inverse document frequency in the tenant's documents; unseen terms weigh most. */

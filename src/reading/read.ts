@@ -143,7 +143,7 @@ export function read(input: ReaderInput): ReaderVerdict {
   // Answer from documents in the reply language when the product has any (retrieved or not: a
   // product documented in both languages is not read across them).
   const inLanguage = units.filter((u) => u.lang === input.language);
-  const documented = new Set([...inLanguage.map((u) => u.product), ...taxonomy.products.filter((p) => !p.general && p.languages.includes(input.language)).map((p) => p.product)]);
+  const documented = new Set([...inLanguage.map((u) => u.product), ...taxonomy.products.filter((p) => p.languages.includes(input.language)).map((p) => p.product)]);
   units = units.filter((u) => u.lang === input.language || !documented.has(u.product));
 
   const candidates: Candidate[] = [];
