@@ -30,6 +30,13 @@ export interface Taxonomy {
   products: ProductEntry[];
   /** Analysed terms of every document of the tenant (titles, headings, text). */
   vocabulary: ReadonlySet<string>;
+  /**
+   * What the tenant's products are called and made of: analysed terms of the titles, slugs,
+   * domains, headings and table labels of every product that is not a general page. A kind of
+   * insurance a question asks whether they offer ("do you do pet insurance?") is theirs only if
+   * its word is here.
+   */
+  productVocabulary: ReadonlySet<string>;
   /** How many documents each analysed term occurs in; documents is their count. */
   documentFrequency: ReadonlyMap<string, number>;
   documents: number;
@@ -48,7 +55,16 @@ export interface ScriptName {
   persian: boolean;
 }
 
-export const EMPTY_TAXONOMY: Taxonomy = { domains: [], products: [], vocabulary: new Set(), documentFrequency: new Map(), documents: 0, scriptNames: new Map(), labelGroups: [] };
+export const EMPTY_TAXONOMY: Taxonomy = {
+  domains: [],
+  products: [],
+  vocabulary: new Set(),
+  documentFrequency: new Map(),
+  documents: 0,
+  scriptNames: new Map(),
+  labelGroups: [],
+  productVocabulary: new Set(),
+};
 
 /**
  * The same names in the other script for the words of a text: a Persian question's «گجت‌گارد» is

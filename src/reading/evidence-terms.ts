@@ -1,5 +1,6 @@
 import type { Taxonomy } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
+import { foldForMatch } from "../text/normalize.js";
 
 /**
  * Terms as the reader weighs them: by how rare they are in the tenant's own documents (its
@@ -166,6 +167,29 @@ const NOT_FOCUS = new Set(
   analyze(`the a an my your our this that what which it its any all every some travel home car health life your insurance cover policy
     plan plans price how much does do is are for with on of in nامه نامه هم هام چی چه این اون آن`),
 );
+
+/**
+ * "Do you do pet insurance?", «بیمه عمر هم ارائه می‌دهید؟»: whether the insurer offers a kind of
+ * insurance at all. Its word must name one of the tenant's products (their titles, labels and
+ * concepts), not merely occur somewhere ("damage by pets" in an exclusion list).
+ */
+const OFFERED_PATTERNS: readonly RegExp[] = [
+  /(?<![\p{L}])(?:do|does|can|could|would)\s+(?:you|u|ya|they)\s+(?:guys\s+)?(?:do|offer|sell|have|provide)\s+(?:an?\s+|any\s+)?([\p{L}'-]{3,})\s+(?:insurance|insurence|cover|coverage|policy|policies)(?![\p{L}])/gu,
+  /(?<![\p{L}])(?:is|are)\s+there\s+(?:an?\s+|any\s+)?([\p{L}'-]{3,})\s+(?:insurance|insurence|cover|policy)(?![\p{L}])/gu,
+  /(?<![\p{L}])(?:can|could)\s+i\s+(?:buy|get|take out|purchase)\s+(?:an?\s+|some\s+)?([\p{L}'-]{3,})\s+(?:insurance|insurence|cover|policy)(?![\p{L}])/gu,
+  /(?<![\p{L}]|حق\s)بیمه\s+([\p{L}]{2,})\s+(?:هم\s+)?(?:دارید|دارین|ارائه|میفروشید|می\s?فروشید)/gu,
+];
+
+export function offeredKinds(text: string): string[] {
+  const folded = foldForMatch(text);
+  const out: string[] = [];
+  for (const pattern of OFFERED_PATTERNS) {
+    for (const m of folded.matchAll(pattern)) {
+      for (const term of analyze(m[1] ?? "")) if (!ASKING.has(term)) out.push(term);
+    }
+  }
+  return [...new Set(out)];
+}
 
 export function focusTerms(text: string, asksAmount = false): string[] {
   const folded = text.toLowerCase();

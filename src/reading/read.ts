@@ -5,7 +5,7 @@ import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { attributesNamed } from "./attributes.js";
 import { type Candidate, listCandidates, productOf, productOptions, productsMentioned, rank, unitOf } from "./candidates.js";
-import { correctTerm, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
+import { correctTerm, focusTerms, offeredKinds, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { parseQuantities, type Quantity } from "./quantities.js";
 import { analyzeQuestion, type QuestionAnalysis } from "./question.js";
 import { AMOUNT_ATTRIBUTES, cover, judgeable, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
@@ -91,6 +91,23 @@ function carriedTerms(query: string, lexicon: ConceptLexicon, taxonomy: Taxonomy
   return out;
 }
 
+/** The kinds of insurance a question asks whether the tenant offers that no product of theirs is (by word, concept or name in the other script). */
+function unsoldKinds(query: string, taxonomy: Taxonomy, lexicon: ConceptLexicon | undefined): string[] {
+  const kinds = offeredKinds(query);
+  if (kinds.length === 0 || taxonomy.productVocabulary.size === 0) return [];
+  const aliases = crossScriptAliases(taxonomy, query);
+  const concepts = lexicon === undefined ? new Set<string>() : new Set(lexicon.conceptsOfTerms([...taxonomy.productVocabulary]));
+  return kinds.filter((raw) => {
+    const term = tenantForm(taxonomy, raw);
+    if (taxonomy.productVocabulary.has(term) || taxonomy.productVocabulary.has(raw)) return false;
+    if ((aliases.get(raw) ?? []).some((a) => taxonomy.productVocabulary.has(a))) return false;
+    // A word most documents use is the insurer's own name ("Arman Insurance"), not a kind.
+    if ((taxonomy.documentFrequency.get(term) ?? 0) > taxonomy.documents * READER_RULES.insurerNameShare) return false;
+    const concept = lexicon?.conceptOfTerm(term) ?? lexicon?.conceptOfTerm(raw);
+    return concept === undefined || !concepts.has(concept);
+  });
+}
+
 /**
  * The products a question names, as the reader reads it (spelling forgiven, names in the other
  * script included): retrieval searches their documents and the general pages first.
@@ -133,6 +150,8 @@ export function read(input: ReaderInput): ReaderVerdict {
   if (unknownFocus.length > 0) {
     return { kind: "insufficient", reason: `the documents never mention ${unknownFocus.slice(0, 3).join(", ")}`, coverage: 0 };
   }
+  const unsold = unsoldKinds(input.query, taxonomy, input.lexicon);
+  if (unsold.length > 0) return { kind: "insufficient", reason: `no product is ${unsold.slice(0, 3).join(", ")} insurance`, coverage: 0 };
 
   // A product the question names (its own brand or title words) rules out every other product's
   // documents; general pages still apply.

@@ -23,6 +23,8 @@ export const READER_RULES = {
   sufficient: 0.5,
   /** Most weight of a question word a passage in the other language cannot contain (no concept or name carries it). */
   untranslatedWeight: 0.5,
+  /** A word in more than this share of a tenant's documents is its own name, never a kind of insurance it does not sell. */
+  insurerNameShare: 0.35,
   /** A cell or item this close to the best sentence is preferred to it. */
   structureMargin: 0.02,
   /** Units of other products within this share of the best are equally good (ambiguity). */

@@ -54,6 +54,8 @@ export const GENERAL_RULES = {
    * use either use both (Jaccard over products): a name and its transliteration go together.
    */
   scriptNameOverlap: 0.5,
+  /** A term a domain's documents use at least this often is part of what its products are (Taxonomy.productVocabulary). */
+  productTermUses: 2,
 } as const;
 
 /** The labels of a chunk for TaxonomyDocument.labels: its headings and, for a row, its table's labels. */
@@ -167,9 +169,16 @@ export function buildTaxonomy(documents: readonly TaxonomyDocument[]): Taxonomy 
   const documentFrequency = new Map<string, number>();
   const vocabulary = new Set<string>();
   const termsOf = new Map<string, Set<string>>();
+  // How often each domain's documents use each term: a word a line of business's pages use again
+  // and again is part of what it sells; one mention ("damage by pets" in an exclusion list) is not.
+  const usesOf = new Map<string, Map<string, number>>();
   for (const d of documents) {
-    const terms = new Set(analyze(`${d.title}\n${slugWords(d.product)}\n${d.text}`));
+    const analysed = analyze(`${d.title}\n${slugWords(d.product)}\n${d.text}`);
+    const terms = new Set(analysed);
     termsOf.set(d.id, terms);
+    const uses = usesOf.get(d.domain) ?? new Map<string, number>();
+    for (const t of analysed) uses.set(t, (uses.get(t) ?? 0) + 1);
+    usesOf.set(d.domain, uses);
     for (const t of terms) {
       vocabulary.add(t);
       documentFrequency.set(t, (documentFrequency.get(t) ?? 0) + 1);
@@ -217,8 +226,18 @@ export function buildTaxonomy(documents: readonly TaxonomyDocument[]): Taxonomy 
   });
   products.sort((a, b) => (a.product < b.product ? -1 : 1));
   const domains = [...new Set(products.map((p) => p.domain))].sort();
+  const generalProducts = new Set(products.filter((p) => p.general).map((p) => p.product));
+  const productVocabulary = new Set(
+    documents.filter((d) => !generalProducts.has(d.product)).flatMap((d) => analyze(`${d.title}\n${slugWords(d.product)}\n${slugWords(d.domain)}\n${d.labels ?? ""}`)),
+  );
+  const generalDomainsOf = new Set(products.filter((p) => p.general).map((p) => p.domain));
+  for (const [domain, uses] of usesOf) {
+    if (generalDomainsOf.has(domain)) continue;
+    for (const [term, n] of uses) if (n >= GENERAL_RULES.productTermUses) productVocabulary.add(term);
+  }
   return {
     domains,
+    productVocabulary,
     products,
     vocabulary,
     documentFrequency,

@@ -130,6 +130,40 @@ describe("the reader", () => {
     expect(ask(bilingual)).toMatchObject({ kind: "insufficient" });
   });
 
+  it("hands off a question whether the insurer offers a kind of insurance none of its products is, whatever a passage says of its word", () => {
+    const exclusion: ReadingUnit = {
+      ...homePrice,
+      chunkId: "nest#x",
+      sectionPath: ["Not covered"],
+      text: "We do not cover — Damage by pets.",
+      shape: { kind: "item", leadIn: "We do not cover", item: "Damage by pets." },
+    };
+    const own = buildTaxonomy([
+      {
+        id: "nest",
+        title: "Nest Home Cover",
+        product: "nest",
+        domain: "homes",
+        lang: "en",
+        text: `${homePrice.text}\n${exclusion.text}\nNest covers your home and your furniture. Furniture is insured at its new value.`,
+      },
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en", text: prices.map((p) => p.text).join("\n") },
+      ...["Road", "Health", "Boat"].map((name) => ({
+        id: name,
+        title: `${name} Cover`,
+        product: name.toLowerCase(),
+        domain: name.toLowerCase(),
+        lang: "en" as const,
+        text: `${name} cover.`,
+      })),
+    ]);
+    const ask = (query: string) => read({ query, language: "en", units: [exclusion, homePrice], taxonomy: own });
+    expect(ask("do you do pet insurance?")).toMatchObject({ kind: "insufficient", reason: expect.stringContaining("pet") });
+    // A kind its products are (their titles, labels, the words their pages keep using) is theirs.
+    expect(ask("do you offer home insurance?")).not.toMatchObject({ reason: expect.stringContaining("no product") });
+    expect(ask("do you have furniture insurance?")).not.toMatchObject({ reason: expect.stringContaining("no product") });
+  });
+
   it("asks which column when the table needs a choice the question does not make, with the table's own labels", () => {
     expect(reading("how much is voyager for a 10 day trip?")).toMatchObject({ kind: "clarify_table", options: [{ label: "Basic" }, { label: "Plus" }, { label: "Max" }] });
   });
