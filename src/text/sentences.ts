@@ -25,7 +25,28 @@ export function splitSentences(text: string): string[] {
  * words (a car model, a city) would only dilute a retrieval query.
  */
 export function questionOf(text: string): string {
-  const sentences = splitSentences(text);
+  const all = splitSentences(text);
+  const sentences = withoutPleasantries(all);
+  if (sentences.length === 0) return text.trim();
+  const whole = sentences.length === all.length && sentences.every((s, i) => s === all[i]) ? text.trim() : sentences.join(" ");
   const questions = sentences.filter((s) => /[?\u061F]$/u.test(s));
-  return questions.length > 0 && questions.length < sentences.length ? questions.join(" ") : text.trim();
+  return questions.length > 0 && questions.length < sentences.length ? questions.join(" ") : whole;
+}
+
+// "Good morning!", «سلام، وقت بخیر»: a greeting is how a message opens, not what it asks.
+const PLEASANTRY_WORDS = new Set(
+  `hi hello hey hiya heya yo good morning afternoon evening day there dear team sir madam all guys folks thanks thank you thx please
+  سلام سلامم درود وقت وقتتون بخیر به خیر صبح ظهر عصر شب خسته نباشید ممنون مرسی لطفا`.split(/\s+/u),
+);
+// "quick one -", "quick question:": an opening of the question, not part of it.
+const OPENING = /^(?:(?:a\s+)?quick\s+(?:one|question|q)|one\s+(?:more\s+)?(?:thing|question)|question)\s*[-–—:,]\s*/iu;
+
+function withoutPleasantries(sentences: readonly string[]): string[] {
+  const isPleasantry = (s: string) => {
+    const words = s.toLowerCase().match(/[\p{L}]+/gu) ?? [];
+    return words.length > 0 && words.every((w) => PLEASANTRY_WORDS.has(w));
+  };
+  const kept = sentences.filter((s) => !isPleasantry(s));
+  if (kept.length === 0) return [...sentences];
+  return kept.map((s, i) => (i === 0 ? s.replace(OPENING, "") : s)).filter((s) => s !== "");
 }

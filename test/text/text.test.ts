@@ -71,6 +71,11 @@ describe("questionOf", () => {
     expect(questionOf("What is the deductible? And the premium?")).toBe("What is the deductible? And the premium?");
     expect(questionOf("Tell me about travel insurance.")).toBe("Tell me about travel insurance.");
   });
+  it('leaves out a greeting and an opening such as "quick one -", never the whole message', () => {
+    expect(questionOf("good morning! quick one - whats the roadside assistance number")).toBe("whats the roadside assistance number");
+    expect(questionOf("سلام. وقت بخیر. فرانشیز بدنه چقدره؟")).toBe("فرانشیز بدنه چقدره؟");
+    expect(questionOf("Hello there!")).toBe("Hello there!");
+  });
 });
 
 describe("periodDays", () => {
