@@ -1,4 +1,5 @@
 import type { Language } from "../text/language.js";
+import { memoByText } from "../text/memo.js";
 import { keyedWords } from "../text/transliterate.js";
 
 /**
@@ -70,9 +71,22 @@ export const EMPTY_TAXONOMY: Taxonomy = {
  * The same names in the other script for the words of a text: a Persian question's «گجت‌گارد» is
  * the tenant's "gadgetguard", an English "plus" its «پلاس». Keyed by the word's analysed term.
  */
-export function crossScriptAliases(taxonomy: Taxonomy, text: string): Map<string, string[]> {
+export function crossScriptAliases(taxonomy: Taxonomy, text: string): ReadonlyMap<string, readonly string[]> {
+  if (taxonomy.scriptNames.size === 0) return NO_ALIASES;
+  // One turn asks this of the same text in retrieval and in reading: computed once per taxonomy.
+  let memo = aliasMemo.get(taxonomy);
+  if (memo === undefined) {
+    memo = memoByText((t) => aliasesOf(taxonomy, t), 2_000);
+    aliasMemo.set(taxonomy, memo);
+  }
+  return memo(text);
+}
+
+const NO_ALIASES: ReadonlyMap<string, readonly string[]> = new Map();
+const aliasMemo = new WeakMap<Taxonomy, (text: string) => ReadonlyMap<string, readonly string[]>>();
+
+function aliasesOf(taxonomy: Taxonomy, text: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  if (taxonomy.scriptNames.size === 0) return out;
   for (const word of keyedWords(text)) {
     const names = taxonomy.scriptNames.get(word.key);
     if (names === undefined) continue;
