@@ -84,6 +84,13 @@ export function formSpeaksOf(raw: string, attribute: Attribute): boolean {
 }
 
 const MONEY_OR_NUMBER = /\d/u;
+// "Windscreen claims have no excess", "free of charge": none is an amount too. (Not for waiting
+// periods: "accidents from day one" is the exception beside the period asked about.)
+const NONE: Partial<Record<Attribute, RegExp>> = {
+  price: /(?<![\p{L}])(?:free(?:\s+of\s+charge)?|no\s+(?:extra\s+)?(?:charge|fee|cost)|at\s+no\s+(?:extra\s+)?cost|رایگان|مجانی|بدون\s+هزینه)(?![\p{L}])/iu,
+  deductible:
+    /(?<![\p{L}])(?:no|without(?:\s+an?|\s+any)?)\s+(?:excess|deductible|franchise)|(?:excess|deductible)\s*[:–-]?\s*(?:nil|none|waived)|بدون\s+فرانشیز|فرانشیز\s+(?:ندارد|ندارند|صفر)/iu,
+};
 const TIME = /\b\d{1,2}[:.]\d{2}\b|\d{1,2}\s*(?:am|pm)\b/iu;
 const CONTACT = /(?:\+?\d[\d\s-]{6,}\d)|@|www\.|https?:\/\//u;
 
@@ -99,9 +106,10 @@ export function formFits(raw: string, asked: readonly Attribute[]): boolean {
       case "contact":
         return CONTACT.test(text);
       case "price":
-      case "limit":
       case "deductible":
+        return MONEY_OR_NUMBER.test(text) || NONE[a]!.test(text);
       case "waiting":
+      case "limit":
       case "deadline":
       case "duration":
       case "discount":

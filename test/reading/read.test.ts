@@ -164,6 +164,16 @@ describe("the reader", () => {
     expect(ask("do you have furniture insurance?")).not.toMatchObject({ reason: expect.stringContaining("no product") });
   });
 
+  it('takes "no excess" as the amount of an excess question, though it states no figure', () => {
+    const text = "Nest claims for a burst pipe have no excess.";
+    const unit: ReadingUnit = { ...homePrice, chunkId: "nest#e", sectionPath: ["Excess"], text };
+    const own = buildTaxonomy([
+      { id: "nest", title: "Nest Home Cover", product: "nest", domain: "homes", lang: "en", text: `${homePrice.text}\n${text}` },
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en", text: prices.map((p) => p.text).join("\n") },
+    ]);
+    expect(read({ query: "do i pay any excess on a nest burst pipe claim?", language: "en", units: [unit], taxonomy: own })).toMatchObject({ kind: "answer", claims: [{ text }] });
+  });
+
   it("asks which column when the table needs a choice the question does not make, with the table's own labels", () => {
     expect(reading("how much is voyager for a 10 day trip?")).toMatchObject({ kind: "clarify_table", options: [{ label: "Basic" }, { label: "Plus" }, { label: "Max" }] });
   });
