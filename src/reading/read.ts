@@ -1,4 +1,4 @@
-import { crossScriptAliases, type ProductEntry, type Taxonomy } from "../domain/taxonomy.js";
+import { crossScriptAliases, productsNamed, type ProductEntry, type Taxonomy } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
@@ -7,7 +7,7 @@ import { attributesNamed } from "./attributes.js";
 import { type Candidate, listCandidates, productOf, productOptions, productsMentioned, rank, unitOf } from "./candidates.js";
 import { correctTerm, focusTerms, offeredKinds, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { parseQuantities, type Quantity } from "./quantities.js";
-import { analyzeQuestion, type QuestionAnalysis } from "./question.js";
+import { analyzeQuestion, type Attribute, type QuestionAnalysis } from "./question.js";
 import { AMOUNT_ATTRIBUTES, cover, judgeable, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
 import { readTable, renderCell, tablesOf } from "./table.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
@@ -106,6 +106,33 @@ function unsoldKinds(query: string, taxonomy: Taxonomy, lexicon: ConceptLexicon 
     const concept = lexicon?.conceptOfTerm(term) ?? lexicon?.conceptOfTerm(raw);
     return concept === undefined || !concepts.has(concept);
   });
+}
+
+/** What differs from one product to another: its price, its cover, its excess, its limits, its waiting periods. */
+const PRODUCT_ATTRIBUTES: ReadonlySet<Attribute> = new Set(["price", "limit", "deductible", "waiting", "covered", "excluded", "discount"]);
+
+/** True when no term names one product alone: the products were named by a word they share. */
+function sharedClassOnly(taxonomy: Taxonomy, terms: readonly string[]): boolean {
+  return productsNamed(taxonomy, terms).filter((p) => !p.general).length === 0;
+}
+
+/** Options for the named products: each by its retrieved unit when there is one, else by its own title. */
+function namedOptions(named: readonly ProductEntry[], candidates: readonly Candidate[], language: Language, taxonomy: Taxonomy): ReaderOption[] {
+  const retrieved = new Set(candidates.map(productOf));
+  const found = productOptions(
+    named.filter((p) => retrieved.has(p.product)).map((p) => p.product),
+    candidates,
+    language,
+    taxonomy,
+  );
+  const rest = named
+    .filter((p) => !retrieved.has(p.product))
+    .map((p): ReaderOption => {
+      const titles = p.titles[language] ?? Object.values(p.titles).flat();
+      const title = [...titles].sort((a, b) => a.length - b.length)[0] ?? p.product;
+      return { label: title, documentId: p.documentIds[0]!, product: p.product, domain: p.domain, title };
+    });
+  return [...found, ...rest].slice(0, READER_RULES.maxOptions);
 }
 
 /**
@@ -234,6 +261,12 @@ export function read(input: ReaderInput): ReaderVerdict {
     if (!general.has(productOf(best)) && products.length >= 2) {
       return { kind: "clarify_products", options: productOptions(products, contenders, input.language, taxonomy), coverage: best.score.coverage };
     }
+  }
+
+  // A word several products share names a class, not a product ("car insurance" of a comprehensive
+  // and a third-party product): what it costs or covers depends on which one.
+  if (namedSet.size >= 2 && namedSet.has(productOf(best)) && sharedClassOnly(taxonomy, terms) && corrected.asked.some((a) => PRODUCT_ATTRIBUTES.has(a))) {
+    return { kind: "clarify_products", options: namedOptions(named, candidates, input.language, taxonomy), coverage: best.score.coverage };
   }
 
   if (best.kind === "table") {

@@ -174,6 +174,31 @@ describe("the reader", () => {
     expect(read({ query: "do i pay any excess on a nest burst pipe claim?", language: "en", units: [unit], taxonomy: own })).toMatchObject({ kind: "answer", claims: [{ text }] });
   });
 
+  it('asks which product when the question names a class several products share ("car insurance"), though retrieval found one', () => {
+    const comprehensive: ReadingUnit = {
+      ...homePrice,
+      domain: "motor",
+      chunkId: "wheel#1",
+      documentId: "wheel",
+      title: "Wheel Comprehensive Car Insurance",
+      product: "wheel",
+      sectionPath: ["Premium"],
+      text: "Wheel car insurance costs 2% of the car's value a year.",
+    };
+    const docs = [
+      { id: "wheel", title: "Wheel Comprehensive Car Insurance", product: "wheel", domain: "motor", lang: "en" as const, text: comprehensive.text },
+      { id: "lane", title: "Lane Third-Party Car Insurance", product: "lane", domain: "motor", lang: "en" as const, text: "Lane covers damage you cause to others." },
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en" as const, text: prices.map((p) => p.text).join("\n") },
+      { id: "nest", title: "Nest Home Cover", product: "nest", domain: "homes", lang: "en" as const, text: homePrice.text },
+      { id: "guard", title: "Guard Device Cover", product: "guard", domain: "gadgets", lang: "en" as const, text: "Guard covers phones." },
+    ];
+    const own = buildTaxonomy(docs);
+    const ask = (query: string) => read({ query, language: "en", units: [comprehensive], taxonomy: own });
+    expect(ask("how much is car insurance?")).toMatchObject({ kind: "clarify_products", options: [{ product: "wheel" }, { product: "lane", documentId: "lane" }] });
+    // Naming the product itself is no class.
+    expect(ask("how much is wheel car insurance?")).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["wheel#1"] }] });
+  });
+
   it("asks which column when the table needs a choice the question does not make, with the table's own labels", () => {
     expect(reading("how much is voyager for a 10 day trip?")).toMatchObject({ kind: "clarify_table", options: [{ label: "Basic" }, { label: "Plus" }, { label: "Max" }] });
   });
