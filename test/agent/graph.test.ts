@@ -137,6 +137,22 @@ describe("the turn graph", () => {
     expect(result.outcome.claims).toEqual([{ text: persianRow.text, chunkIds: ["visitor-fa#2"] }]);
   });
 
+  it("adds no frame when the claims are already in the customer's language (a model translated them)", async () => {
+    const persianRow = chunk("visitor-fa#2", "طرح پلاس — ۶۱–۷۰ سال — ۹۰ روز: ۱٬۰۶۵ درهم.", { title: "بیمه میهمان", product: "visitor", domain: "medical", lang: "fa" });
+    const translated = "The Plus plan for ages 61–70 and 90 days costs ۱٬۰۶۵ AED.";
+    const h = harness({
+      models: scriptedModels({
+        triage: knowledge,
+        grade: () => ({ verdict: "sufficient", relevantChunkIds: [persianRow.chunkId] }),
+        generate: () => ({ claims: [{ text: translated, chunkIds: [persianRow.chunkId] }], answered: true, confidence: 0.9 }),
+        verify: () => ({ claims: [{ index: 0, supported: true, reason: "" }] }),
+      }),
+      retriever: fakeRetriever(() => [{ chunk: persianRow, score: 0.8 }]),
+    });
+    const result = completed((await run(h, "How much is the visitor plus plan for a 66-year-old for 90 days?")).attempt);
+    expect(result.outcome).toMatchObject({ kind: "answer", text: translated });
+  });
+
   it("answers from evidence in the customer's language without a frame", async () => {
     const h = harness({
       models: scriptedModels({

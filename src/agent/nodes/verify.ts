@@ -1,6 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { renderCopy } from "../bundle.js";
 import { evidenceFromHits } from "../evidence.js";
+import { detectLanguage } from "../../text/language.js";
 import { toAsciiDigits } from "../../text/normalize.js";
 import { checkGrounding } from "../grounding.js";
 import { callModel } from "../model-call.js";
@@ -107,14 +108,15 @@ export function verifyNode(deps: AgentDeps) {
 }
 
 /**
- * The reply's text. Evidence only in the other language (a product documented in Persian only,
- * asked about in English) is quoted as it stands — no offline translation is trusted with a
- * policy's terms — under a line in the customer's language saying so (the bundle's copy), its
- * digits in the customer's own digit system. The claims themselves stay verbatim.
+ * The reply's text. Claims quoted from documents only in the other language (a product documented
+ * in Persian only, asked about in English) stand as written — no offline translation is trusted
+ * with a policy's terms — under a line in the customer's language saying so (the bundle's copy),
+ * with digits in the customer's own digit system. The claims themselves stay verbatim.
  */
 function answerText(claims: readonly string[], sources: readonly Language[], language: Language, deps: AgentDeps): string {
   const joined = joinClaims(claims, language);
-  if (sources.length === 0 || sources.some((l) => l === language)) return joined;
+  // A model that answered in the customer's language (the Gemini path translates) needs no frame.
+  if (sources.length === 0 || sources.some((l) => l === language) || detectLanguage(joined).language === language) return joined;
   const figures =
     language === "en"
       ? toAsciiDigits(joined)
