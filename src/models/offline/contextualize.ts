@@ -66,8 +66,11 @@ export function latestQueryLine(history: readonly HistoryLine[]): HistoryLine | 
 }
 
 /** True when folded text reads as the continuation of something said before. */
+/** "ok and our son?", «خب برای پدرم چی؟»: an acknowledgement before the follow-up itself. */
+const ACKNOWLEDGEMENT = /^(?:(?:ok|okay|k|alright|all right|right|great|cool|thanks|thank you|thx|nice|got it|i see|hmm|so|well|خب|خوب|باشه|مرسی|ممنون|اوکی|آهان|اها)[\s,.!]+)+/u;
+
 export function isElliptical(folded: string): boolean {
-  const trimmed = folded.trim();
+  const trimmed = folded.trim().replace(ACKNOWLEDGEMENT, "");
   if (ELLIPSIS_START.test(trimmed) || ELLIPSIS_END.test(trimmed) || EN_ANAPHORA.test(trimmed) || FA_ANAPHORA.test(trimmed)) {
     return true;
   }

@@ -38,6 +38,11 @@ describe("offline contextualize", () => {
     expect(await rewrite("what about platinum", "en", history)).not.toContain("windscreen");
   });
 
+  it('reads a follow-up behind an acknowledgement ("ok and our son?", «خب برای پدرم چی؟») as a follow-up', async () => {
+    const history = [turn("supplementary health insurance cover spouse")];
+    expect(await rewrite("ok and our son, he just turned six last month?", "en", history)).toContain("supplementary health");
+  });
+
   it("adds the new aspect to the previous topic", async () => {
     const query = await rewrite("what about passengers?", "en", [turn("motor third-party liability cover")]);
     expect(query).toContain("third-party");
