@@ -73,6 +73,33 @@ const ORDINALS: Record<string, number> = {
   چهارمی: 4,
 };
 const CARDINALS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, یک: 1, دو: 2, سه: 3, چهار: 4 };
+/** Words around a number that still only pick it ("option 2", "the second one please", «گزینه دو»). */
+const PICK_WORDS = new Set([
+  "the",
+  "a",
+  "number",
+  "no",
+  "option",
+  "choice",
+  "one",
+  "please",
+  "pls",
+  "plz",
+  "just",
+  "ok",
+  "okay",
+  "i",
+  "want",
+  "mean",
+  "گزینه",
+  "شماره",
+  "همون",
+  "لطفا",
+  "لطفاً",
+  "اون",
+  "مورد",
+  "یکی",
+]);
 
 /** Capitals or "!!!": a sign of anger, weighed with the classifier's reading (triage), not an override. */
 export function isShouting(text: string): boolean {
@@ -92,7 +119,12 @@ export function matchClarifyChoice(text: string, options: readonly ClarifyOption
   // A bare number or ordinal ("2", "the second one", «گزینه ۲») selects by position; an ordinal
   // wins over a cardinal ("the second one" is 2).
   const ordinals = words.map((w) => ORDINALS[w]).filter((n): n is number => n !== undefined);
-  const cardinals = words.map((w) => (/^\d+$/u.test(w) ? Number(w) : CARDINALS[w])).filter((n): n is number => n !== undefined);
+  const digits = words.filter((w) => /^\d+$/u.test(w)).map(Number);
+  // A number word picks only when nothing else describes the choice: "option two", "two please",
+  // but "the usual one" and "the main one" are a description, not option 1.
+  const spelled = words.filter((w) => CARDINALS[w] !== undefined);
+  const described = words.some((w) => CARDINALS[w] === undefined && ORDINALS[w] === undefined && !/^\d+$/u.test(w) && !PICK_WORDS.has(w));
+  const cardinals = [...digits, ...(described ? [] : spelled.map((w) => CARDINALS[w]!))];
   const numbers = ordinals.length > 0 ? ordinals : cardinals;
   if (numbers.length === 1 && words.length <= 4) {
     const index = numbers[0]! - 1;

@@ -94,6 +94,13 @@ describe("clarify choices", () => {
     expect(matchClarifyChoice("travel please", options)?.option.product).toBe("travel");
     expect(matchClarifyChoice("درمان تکمیلی", options)?.option.product).toBe("health-supplementary");
   });
+  it("takes a number word as a pick only when nothing else describes the choice", () => {
+    expect(matchClarifyChoice("option two", options)?.option.product).toBe("travel");
+    expect(matchClarifyChoice("one", options)?.option.product).toBe("motor-body");
+    expect(matchClarifyChoice("گزینه دو", options)?.option.product).toBe("travel");
+    expect(matchClarifyChoice("the usual one", options)).toBeNull();
+    expect(matchClarifyChoice("the main one", options)).toBeNull();
+  });
   it("selects nothing for an unrelated reply, an out-of-range number or a tie", () => {
     expect(matchClarifyChoice("what about earthquakes?", options)).toBeNull();
     expect(matchClarifyChoice("7", options)).toBeNull();
