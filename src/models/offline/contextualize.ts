@@ -66,6 +66,9 @@ export function latestQueryLine(history: readonly HistoryLine[]): HistoryLine | 
 }
 
 /** True when folded text reads as the continuation of something said before. */
+/** How a question asks for a figure: its words are stopwords, so they would not survive a rewrite. */
+const ASKING = /(?<![\p{L}])(?:how much|how many|how long|how old|what is the (?:price|cost|limit|excess)|چقدر|چند)(?![\p{L}])/u;
+
 /** "ok and our son?", «خب برای پدرم چی؟»: an acknowledgement before the follow-up itself. */
 const ACKNOWLEDGEMENT = /^(?:(?:ok|okay|k|alright|all right|right|great|cool|thanks|thank you|thx|nice|got it|i see|hmm|so|well|خب|خوب|باشه|مرسی|ممنون|اوکی|آهان|اها)[\s,.!]+)+/u;
 
@@ -129,7 +132,9 @@ function rawTokens(text: string, familyLang: Language, names: ReadonlySet<string
 }
 
 // A stated quantity and its unit ("10 days", «۴۷ سال»): carried into a follow-up that states none.
-const QUANTITY_WORDS = new Set(analyzeTerms("day days week weeks month months year years old aged k thousand aed dirham dirhams روز روزه هفته ماه سال ساله هزار درهم"));
+const QUANTITY_WORDS = new Set(
+  analyzeTerms("day days week weeks month months year years old aged turned turns k thousand aed dirham dirhams روز روزه هفته ماه سال ساله هزار درهم"),
+);
 
 function classify(text: string, terms: string[], names: ReadonlySet<string>): Token {
   if (FAMILY_WORDS.has(text)) return { text, terms, kind: "family", names: false };
@@ -190,8 +195,11 @@ export function contextualize(input: ContextualizeInput): ContextualizeOutput {
     // "what about platinum" after "gold windscreen limit": a label of the same table as one of the
     // previous words replaces that word only.
     const siblingsReplaced = siblingReplacement(turn.tokens, prev, input.labelGroups ?? []);
+    // "How much…" carries over to "ok and our son?": what was asked, if the turn does not ask anew.
+    const asking = ASKING.exec(foldForMatch(previousQuery))?.[0];
+    const carryAsking = (q: string) => (asking !== undefined && !ASKING.test(foldForMatch(text)) ? `${asking} ${q}` : q);
     if (isFollowUp(turn, text) && siblingsReplaced !== null) {
-      query = join([...prev.filter((t) => !siblingsReplaced.has(t)), ...turn.tokens]);
+      query = carryAsking(join([...prev.filter((t) => !siblingsReplaced.has(t)), ...turn.tokens]));
     } else if (isFollowUp(turn, text)) {
       // Keep the previous topic; the new turn's family member or aspect replaces the old one.
       const kept = prev.filter(
@@ -202,7 +210,7 @@ export function contextualize(input: ContextualizeInput): ContextualizeOutput {
           (t.kind === "aspect" && !has("aspect")) ||
           (t.kind === "quantity" && !has("quantity")),
       );
-      query = join([...kept, ...turn.tokens]);
+      query = carryAsking(join([...kept, ...turn.tokens]));
     } else if (turn.ownTopic && turn.elliptical) {
       // "how about travel?": a new product, asked about in the same way as before.
       // A family member asked about for one product is not carried over to another.

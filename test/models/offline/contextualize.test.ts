@@ -43,6 +43,11 @@ describe("offline contextualize", () => {
     expect(await rewrite("ok and our son, he just turned six last month?", "en", history)).toContain("supplementary health");
   });
 
+  it('carries how the previous question asked ("how much") into a follow-up that does not ask anew, and an age it states', async () => {
+    const history = [turn("How much is Nestcare Plus a year for my wife?", "en", "How much is Nestcare Plus a year for my wife? She's 34.")];
+    expect(await rewrite("ok and our son, he just turned 6?", "en", history)).toBe("how much nestcare plus children turned 6");
+  });
+
   it("adds the new aspect to the previous topic", async () => {
     const query = await rewrite("what about passengers?", "en", [turn("motor third-party liability cover")]);
     expect(query).toContain("third-party");
