@@ -4,7 +4,8 @@
  * with this cell, item or sentence; ask which product or which of a table's labels; or the
  * evidence does not answer. Deterministic, shared by the agent (grade) and the offline model.
  */
-export { namedProducts, read, READER_RULES, type ReaderClaim, type ReaderInput, type ReaderOption, type ReaderVerdict } from "./read.js";
+export { read, READER_RULES, type ReaderClaim, type ReaderInput, type ReaderOption, type ReaderVerdict } from "./read.js";
+export { namedProducts } from "./products.js";
 export { analyzeQuestion, type Attribute, type QuestionAnalysis } from "./question.js";
 export { parseInterval, parseQuantities, type Interval, type Quantity } from "./quantities.js";
 export type { ReadingUnit, UnitShape } from "./types.js";

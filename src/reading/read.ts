@@ -1,13 +1,14 @@
-import { crossScriptAliases, productsNamed, type ProductEntry, type Taxonomy } from "../domain/taxonomy.js";
+import { crossScriptAliases, type Taxonomy } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { attributesNamed } from "./attributes.js";
 import { type Candidate, listCandidates, productOf, productOptions, productsMentioned, rank, unitOf } from "./candidates.js";
-import { correctTerm, focusTerms, offeredKinds, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
+import { correctTerm, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
+import { namedOptions, PRODUCT_ATTRIBUTES, sharedClassOnly, unsoldKinds } from "./products.js";
 import { parseQuantities, type Quantity } from "./quantities.js";
-import { analyzeQuestion, type Attribute, type QuestionAnalysis } from "./question.js";
+import { analyzeQuestion, type QuestionAnalysis } from "./question.js";
 import { AMOUNT_ATTRIBUTES, cover, judgeable, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
 import { readTable, renderCell, tablesOf } from "./table.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
@@ -89,59 +90,6 @@ function carriedTerms(query: string, lexicon: ConceptLexicon, taxonomy: Taxonomy
     }
   });
   return out;
-}
-
-/** The kinds of insurance a question asks whether the tenant offers that no product of theirs is (by word, concept or name in the other script). */
-function unsoldKinds(query: string, taxonomy: Taxonomy, lexicon: ConceptLexicon | undefined): string[] {
-  const kinds = offeredKinds(query);
-  if (kinds.length === 0 || taxonomy.productVocabulary.size === 0) return [];
-  const aliases = crossScriptAliases(taxonomy, query);
-  const concepts = lexicon === undefined ? new Set<string>() : new Set(lexicon.conceptsOfTerms([...taxonomy.productVocabulary]));
-  return kinds.filter((raw) => {
-    const term = tenantForm(taxonomy, raw);
-    if (taxonomy.productVocabulary.has(term) || taxonomy.productVocabulary.has(raw)) return false;
-    if ((aliases.get(raw) ?? []).some((a) => taxonomy.productVocabulary.has(a))) return false;
-    // A word most documents use is the insurer's own name ("Arman Insurance"), not a kind.
-    if ((taxonomy.documentFrequency.get(term) ?? 0) > taxonomy.documents * READER_RULES.insurerNameShare) return false;
-    const concept = lexicon?.conceptOfTerm(term) ?? lexicon?.conceptOfTerm(raw);
-    return concept === undefined || !concepts.has(concept);
-  });
-}
-
-/** What differs from one product to another: its price, its cover, its excess, its limits, its waiting periods. */
-const PRODUCT_ATTRIBUTES: ReadonlySet<Attribute> = new Set(["price", "limit", "deductible", "waiting", "covered", "excluded", "discount"]);
-
-/** True when no term names one product alone: the products were named by a word they share. */
-function sharedClassOnly(taxonomy: Taxonomy, terms: readonly string[]): boolean {
-  return productsNamed(taxonomy, terms).filter((p) => !p.general).length === 0;
-}
-
-/** Options for the named products: each by its retrieved unit when there is one, else by its own title. */
-function namedOptions(named: readonly ProductEntry[], candidates: readonly Candidate[], language: Language, taxonomy: Taxonomy): ReaderOption[] {
-  const retrieved = new Set(candidates.map(productOf));
-  const found = productOptions(
-    named.filter((p) => retrieved.has(p.product)).map((p) => p.product),
-    candidates,
-    language,
-    taxonomy,
-  );
-  const rest = named
-    .filter((p) => !retrieved.has(p.product))
-    .map((p): ReaderOption => {
-      const titles = p.titles[language] ?? Object.values(p.titles).flat();
-      const title = [...titles].sort((a, b) => a.length - b.length)[0] ?? p.product;
-      return { label: title, documentId: p.documentIds[0]!, product: p.product, domain: p.domain, title };
-    });
-  return [...found, ...rest].slice(0, READER_RULES.maxOptions);
-}
-
-/**
- * The products a question names, as the reader reads it (spelling forgiven, names in the other
- * script included): retrieval searches their documents and the general pages first.
- */
-export function namedProducts(query: string, taxonomy: Taxonomy): ProductEntry[] {
-  const terms = [...new Set(questionTerms(query).map((t) => tenantForm(taxonomy, t)))];
-  return productsMentioned(taxonomy, [...terms, ...[...crossScriptAliases(taxonomy, query).values()].flat()]);
 }
 
 export function read(input: ReaderInput): ReaderVerdict {

@@ -19,6 +19,8 @@ const healthPrice = chunk("health-supplementary-en#5", "The monthly premium is 2
 });
 
 const knowledge = () => ({ intent: "knowledge" as const, confidence: 0.9 });
+/** A row of a product documented in Persian only, asked about in English. */
+const persianRow = chunk("visitor-fa#2", "طرح پلاس — ۶۱–۷۰ سال — ۹۰ روز: ۱٬۰۶۵ درهم.", { title: "بیمه میهمان", product: "visitor", domain: "medical", lang: "fa" });
 const verbatimDraft = () => ({ claims: [{ text: "The minimum deductible is 5,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.8 });
 
 function completed(attempt: TurnAttempt): TurnResult {
@@ -119,7 +121,6 @@ describe("the turn graph", () => {
   });
 
   it("quotes evidence found only in the other language under the bundle's line saying so, in the customer's language and digits", async () => {
-    const persianRow = chunk("visitor-fa#2", "طرح پلاس — ۶۱–۷۰ سال — ۹۰ روز: ۱٬۰۶۵ درهم.", { title: "بیمه میهمان", product: "visitor", domain: "medical", lang: "fa" });
     const h = harness({
       models: scriptedModels({
         triage: knowledge,
@@ -138,7 +139,6 @@ describe("the turn graph", () => {
   });
 
   it("adds no frame when the claims are already in the customer's language (a model translated them)", async () => {
-    const persianRow = chunk("visitor-fa#2", "طرح پلاس — ۶۱–۷۰ سال — ۹۰ روز: ۱٬۰۶۵ درهم.", { title: "بیمه میهمان", product: "visitor", domain: "medical", lang: "fa" });
     const translated = "The Plus plan for ages 61–70 and 90 days costs ۱٬۰۶۵ AED.";
     const h = harness({
       models: scriptedModels({

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/config/config.js";
 import { crossScriptAliases, productsNamed } from "../../src/domain/taxonomy.js";
 import { loadCorpusDir } from "../../src/retrieval/index.js";
-import { buildTaxonomy, createTaxonomyCache, labelSetsOf, type TaxonomyDocument } from "../../src/retrieval/taxonomy.js";
+import { buildTaxonomy, labelSetsOf, type TaxonomyDocument } from "../../src/retrieval/taxonomy.js";
+import { createTaxonomyCache } from "../../src/retrieval/taxonomy-cache.js";
 import type { Chunk } from "../../src/retrieval/index.js";
 import { analyze } from "../../src/text/analysis/index.js";
 

@@ -10,7 +10,8 @@ import { createLexicalReranker } from "../rerank/lexical.js";
 import type { Chunk, RetrievalRequest, RetrievalResult, RetrievedChunk, Retriever, SourceDocument } from "../types.js";
 import { createDenseIndex } from "./dense-index.js";
 import type { ChunkFilter, ScoredChunkId } from "./filter.js";
-import { chunkLabels, createTaxonomyCache, labelSetsOf } from "../taxonomy.js";
+import { chunkLabels, labelSetsOf } from "../taxonomy.js";
+import { createTaxonomyCache } from "../taxonomy-cache.js";
 import { createSparseIndex } from "./sparse-index.js";
 
 /** The embedded index's reranker, by default, uses this index's per-tenant term statistics. */

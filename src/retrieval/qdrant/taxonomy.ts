@@ -1,4 +1,5 @@
-import { chunkLabels, createTaxonomyCache, labelSetsOf, type TaxonomyCache, type TaxonomyDocument } from "../taxonomy.js";
+import { chunkLabels, labelSetsOf, type TaxonomyDocument } from "../taxonomy.js";
+import { createTaxonomyCache, type TaxonomyCache } from "../taxonomy-cache.js";
 import type { Chunk } from "../types.js";
 import type { CollectionClient } from "./client.js";
 import { requestFilter } from "./filters.js";
