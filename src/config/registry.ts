@@ -116,7 +116,8 @@ const SERVICE = {
   },
   FRONTDESK_OUT_OF_SCOPE_COVERAGE: {
     schema: z.coerce.number().min(0).max(1).default(0.7),
-    description: "share of the question the reader's answer must cover to answer a message the gate classifier read as out of scope",
+    description:
+      "share of the question the reader's answer must cover to answer a message the gate classifier alone read as out of scope (when the triage model settled it, any answering reading does)",
   },
   FRONTDESK_AMBIGUITY_MARGIN: { schema: z.coerce.number().min(0).max(1).default(0.12), description: "results this close to the best count as equally good" },
   FRONTDESK_MAX_CLARIFY_OPTIONS: { schema: int(2, 10).default(4), description: "options in a clarifying question" },

@@ -113,6 +113,17 @@ describe("the learned gates route each class, acting alone when sure", () => {
     const weather = harness({ models: answering(), retriever: fakeRetriever(() => [{ chunk: office, score: 0.5 }]), gates: fixedGates("out_of_scope", 0.9, true) });
     expect((await run(weather, "where in tehran is the head office for picnic weather")).result.outcome).toMatchObject({ kind: "answer", answerKind: "out_of_scope" });
   });
+
+  it("out_of_scope guessed by the triage model for an unsure classifier yields to any reading that answers", async () => {
+    const office = chunk("contact-en#9", "The head office is at 48 Golestan Street, Tehran. The head office opens at 8:00.", { title: "Contact Us", product: "contact" });
+    const models = scriptedModels({
+      triage: () => ({ intent: "out_of_scope", confidence: 0.6 }),
+      generate: () => ({ claims: [{ text: "The head office is at 48 Golestan Street, Tehran.", chunkIds: ["contact-en#9"] }], answered: true, confidence: 0.9 }),
+    });
+    const unsure = harness({ models, retriever: fakeRetriever(() => [{ chunk: office, score: 0.5 }]), gates: fixedGates("out_of_scope", 0.5, false) });
+    // The same half-covering reading the confident classifier's margin refuses above.
+    expect((await run(unsure, "where in tehran is the head office for picnic weather")).result.outcome).toMatchObject({ kind: "answer", answerKind: "grounded" });
+  });
 });
 
 describe("when the classifier is unsure, the triage model settles knowledge against the rest", () => {

@@ -53,7 +53,10 @@ export function gradeNode(deps: AgentDeps) {
     // Out of scope by the classifier, and the documents do not say otherwise: that is the reply.
     // One shared word ("Tehran" in a weather question) is not an answer: the reading must cover
     // most of the question.
-    if (state.gate?.kind === "classifier" && state.gate.label === "out_of_scope" && (verdict.kind !== "answer" || verdict.coverage < grading.outOfScopeCoverage)) {
+    // The wider margin is for a classifier sure of itself; when it was unsure and the triage model
+    // guessed "out of scope", a reading that answers is enough ("what's your WhatsApp number?").
+    const required = state.gate?.kind === "classifier" && state.gate.by === "alone" ? grading.outOfScopeCoverage : 0;
+    if (state.gate?.kind === "classifier" && state.gate.label === "out_of_scope" && (verdict.kind !== "answer" || verdict.coverage < required)) {
       return {
         grading: { verdict: "insufficient", relevantChunkIds: [], method: "reader", options: [], why: verdict.kind === "insufficient" ? verdict.reason : "out of scope" },
         intent: "out_of_scope",
