@@ -117,10 +117,10 @@ const FA_COLLOQUIAL_ENDINGS = [
 
 function persianVariants(term: string): string[] {
   if (!/[\u0600-\u06FF]/u.test(term)) return [];
-  const out: string[] = [];
+  // Whole-word forms first («ساختمون» is «ساختمان», not «ساخت» + «مون»), then endings stripped.
   const bases = [term, term.replace(/ون(?=[^\u0600-\u06FF]|$)/u, "ان"), term.replace(/ون/u, "ان")];
+  const out: string[] = [...bases];
   for (const base of bases) {
-    out.push(base);
     for (const ending of FA_COLLOQUIAL_ENDINGS) {
       if (base.endsWith(ending) && base.length - ending.length >= 2) {
         const stem = base.slice(0, -ending.length);

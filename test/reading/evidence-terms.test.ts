@@ -1,10 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { questionTerms } from "../../src/reading/evidence-terms.js";
+import { questionTerms, tenantForm } from "../../src/reading/evidence-terms.js";
+import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { analyze } from "../../src/text/analysis/index.js";
 
 describe("a question's content terms", () => {
   it('leave out how a duration is asked ("how long does it take"), not the word take when it is content', () => {
     expect(questionTerms("how long does it take to get a final answer to a complaint?")).toEqual(analyze("final answer complaint"));
     expect(questionTerms("can I take my car to Oman?")).toEqual(analyze("take car oman"));
+  });
+});
+
+describe("the tenant's form of a colloquial Persian word", () => {
+  const taxonomy = buildTaxonomy([{ id: "b", title: "بیمه ساختمان", product: "b", domain: "b", lang: "fa", text: "ساختمان شما ساخت خوبی دارد. چمدان" }]);
+  it("is the whole word spelt formally before a stem with an ending stripped («ساختمون» is «ساختمان», not «ساخت»)", () => {
+    expect(tenantForm(taxonomy, analyze("ساختمون")[0]!)).toBe(analyze("ساختمان")[0]);
+    expect(tenantForm(taxonomy, analyze("چمدونم")[0]!)).toBe(analyze("چمدان")[0]);
   });
 });
