@@ -98,10 +98,13 @@ export function read(input: ReaderInput): ReaderVerdict {
   const question = input.context === undefined ? asked : { ...asked, quantities: withContextQuantities(asked.quantities, parseQuantities(input.context)) };
   const judgeableQuantities = question.quantities.some(judgeable);
   const raw = questionTerms(input.query, judgeableQuantities);
-  const terms = [...new Set(raw.map((t) => tenantForm(taxonomy, t)))];
+  // A word the concept lexicon knows ("crash") is a word, not a misspelling of one the documents
+  // use ("cash"): its concept carries it.
+  const known = (t: string) => input.lexicon?.conceptOfTerm(t) !== undefined && !taxonomy.vocabulary.has(t);
+  const terms = [...new Set(raw.map((t) => (known(t) ? t : tenantForm(taxonomy, t))))];
   // A word the documents never use, respelt as one they do ("stuff" → "staff"), may be a guess:
   // it weighs like a common word, as the unknown word itself would.
-  const guessed = new Set(raw.filter((t) => !taxonomy.vocabulary.has(t) && correctTerm(taxonomy, t) !== t).map((t) => correctTerm(taxonomy, t)));
+  const guessed = new Set(raw.filter((t) => !known(t) && !taxonomy.vocabulary.has(t) && correctTerm(taxonomy, t) !== t).map((t) => correctTerm(taxonomy, t)));
   if (terms.length === 0 && question.quantities.length === 0) return { kind: "insufficient", reason: "the question has no content terms", coverage: 0 };
   const turnFocus = followUpFocus(terms, input.context, taxonomy, input.lexicon);
   const aliases = crossScriptAliases(taxonomy, input.query);

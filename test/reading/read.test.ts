@@ -199,6 +199,18 @@ describe("the reader", () => {
     expect(ask("how much is wheel car insurance?")).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["wheel#1"] }] });
   });
 
+  it('does not respell a word the concept lexicon knows as a document\'s word ("crash" is not "cash")', () => {
+    const lexicon = parseConceptLexicon("collision\tcollision | crash\tتصادف\n");
+    const cash: ReadingUnit = { ...homePrice, chunkId: "nest#c", text: "Nest pays cash for stolen furniture." };
+    const collision: ReadingUnit = { ...homePrice, chunkId: "nest#k", text: "Nest pays for damage from a collision with your house." };
+    const own = buildTaxonomy([
+      { id: "nest", title: "Nest Home Cover", product: "nest", domain: "homes", lang: "en", text: `${cash.text}\n${collision.text}` },
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en", text: prices.map((p) => p.text).join("\n") },
+    ]);
+    const verdict = read({ query: "does nest pay for a crash into the house?", language: "en", units: [cash, collision], taxonomy: own, lexicon });
+    expect(verdict).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["nest#k"] }] });
+  });
+
   it("asks which column when the table needs a choice the question does not make, with the table's own labels", () => {
     expect(reading("how much is voyager for a 10 day trip?")).toMatchObject({ kind: "clarify_table", options: [{ label: "Basic" }, { label: "Plus" }, { label: "Max" }] });
   });
