@@ -62,5 +62,10 @@ export function namedOptions(named: readonly ProductEntry[], candidates: readonl
  */
 export function namedProducts(query: string, taxonomy: Taxonomy): ProductEntry[] {
   const terms = [...new Set(questionTerms(query).map((t) => tenantForm(taxonomy, t)))];
-  return productsMentioned(taxonomy, [...terms, ...[...crossScriptAliases(taxonomy, query).values()].flat()]);
+  return namedBy(taxonomy, terms, crossScriptAliases(taxonomy, query));
+}
+
+/** The products named by a question's terms or by their names in the other script. */
+export function namedBy(taxonomy: Taxonomy, terms: readonly string[], aliases: ReadonlyMap<string, readonly string[]>): ProductEntry[] {
+  return productsMentioned(taxonomy, [...terms, ...[...aliases.values()].flat()]);
 }

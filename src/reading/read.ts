@@ -4,9 +4,9 @@ import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { attributesNamed } from "./attributes.js";
-import { type Candidate, listCandidates, productOf, productOptions, productsMentioned, rank, unitOf } from "./candidates.js";
+import { type Candidate, listCandidates, productOf, productOptions, rank, unitOf } from "./candidates.js";
 import { correctTerm, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
-import { namedOptions, PRODUCT_ATTRIBUTES, sharedClassOnly, unsoldKinds } from "./products.js";
+import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, sharedClassOnly, unsoldKinds } from "./products.js";
 import { parseQuantities, type Quantity } from "./quantities.js";
 import { analyzeQuestion, type QuestionAnalysis } from "./question.js";
 import { AMOUNT_ATTRIBUTES, cover, judgeable, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
@@ -133,7 +133,7 @@ export function read(input: ReaderInput): ReaderVerdict {
 
   // A product the question names (its own brand or title words) rules out every other product's
   // documents; general pages still apply.
-  const named = productsMentioned(taxonomy, [...terms, ...[...aliases.values()].flat()]);
+  const named = namedBy(taxonomy, terms, aliases);
   const namedSet = new Set(named.map((p) => p.product));
   const general = new Set(taxonomy.products.filter((p) => p.general).map((p) => p.product));
   let units = input.units.filter((u) => namedSet.size === 0 || namedSet.has(u.product) || general.has(u.product));

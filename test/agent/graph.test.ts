@@ -5,7 +5,7 @@ import type { NodeProgressEvent, TurnResult, WatchItem } from "../../src/domain/
 import type { TurnAttempt } from "../../src/service/types.js";
 import { ModelError } from "../../src/models/errors.js";
 import type { ModelProvider } from "../../src/models/provider.js";
-import { chunk, failing, fakeRetriever, harness, scriptedModels, turn } from "./support.js";
+import { chunk, failing, fakeRetriever, guardPriceRows, harness, scriptedModels, turn } from "./support.js";
 
 const deductible = chunk("motor-body-en#3", "The deductible is 10% of the assessed damage. The minimum deductible is 5,000,000 rials.", {
   title: "Motor Body Insurance",
@@ -212,25 +212,7 @@ describe("the turn graph", () => {
   });
 
   it("asks which of a table's columns applies in the table's own words, not as a choice of products", async () => {
-    const row = (i: number, label: string, monthly: string, annual: string) =>
-      chunk(`guard-en#${i}`, `Premium (rials) — ${label} — Monthly: ${monthly}; Annual: ${annual}`, {
-        title: "Guard Device Insurance",
-        product: "guard",
-        domain: "devices",
-        unit: {
-          kind: "row",
-          table: "guard-en:t0",
-          caption: "Premium (rials)",
-          rowLabel: label,
-          cells: [
-            { header: "Device value", value: label },
-            { header: "Monthly", value: monthly },
-            { header: "Annual", value: annual },
-          ],
-          rowHeaderColumn: 0,
-        },
-      });
-    const rows = [row(1, "Up to 20,000,000 rials", "190,000", "1,990,000"), row(2, "20,000,001–50,000,000 rials", "350,000", "3,850,000")];
+    const rows = guardPriceRows();
     const h = harness({ models: scriptedModels({ triage: knowledge }), retriever: fakeRetriever(() => rows.map((c) => ({ chunk: c, score: 0.8 }))) });
     const result = completed((await run(h, "What is the guard premium for a phone worth 30,000,000 rials?")).attempt);
     expect(result.outcome).toMatchObject({

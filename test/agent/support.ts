@@ -174,3 +174,26 @@ export const turn = (text: string, patch: Partial<TurnInput> = {}): TurnInput =>
   requestId: "",
   ...patch,
 });
+
+/** Two rows of a device price table (value band × Monthly | Annual), as the chunker renders them. */
+export function guardPriceRows(): Chunk[] {
+  const row = (i: number, label: string, monthly: string, annual: string) =>
+    chunk(`guard-en#${i}`, `Premium (rials) — ${label} — Monthly: ${monthly}; Annual: ${annual}`, {
+      title: "Guard Device Insurance",
+      product: "guard",
+      domain: "devices",
+      unit: {
+        kind: "row",
+        table: "guard-en:t0",
+        caption: "Premium (rials)",
+        rowLabel: label,
+        cells: [
+          { header: "Device value", value: label },
+          { header: "Monthly", value: monthly },
+          { header: "Annual", value: annual },
+        ],
+        rowHeaderColumn: 0,
+      },
+    });
+  return [row(1, "Up to 20,000,000 rials", "190,000", "1,990,000"), row(2, "20,000,001–50,000,000 rials", "350,000", "3,850,000")];
+}

@@ -3,7 +3,7 @@ import type { NodeProgressEvent, TurnResult } from "../../../src/domain/turn.js"
 import type { TurnAttempt } from "../../../src/service/types.js";
 import { createGeminiModelProvider, renderRolePrompt } from "../../../src/models/gemini/index.js";
 import { toEvidence } from "../../../src/agent/evidence.js";
-import { bundle, chunk, fakeRetriever, harness, turn } from "../../agent/support.js";
+import { bundle, chunk, fakeRetriever, guardPriceRows, harness, turn } from "../../agent/support.js";
 import { chunksInPrompt, startFakeGemini, type FakeGemini, type GenerateHandler } from "../../support/fake-gemini.js";
 
 /**
@@ -12,25 +12,7 @@ import { chunksInPrompt, startFakeGemini, type FakeGemini, type GenerateHandler 
  * still compares every figure with the cited chunk's text.
  */
 
-const row = (i: number, label: string, monthly: string, annual: string) =>
-  chunk(`guard-en#${i}`, `Premium (rials) — ${label} — Monthly: ${monthly}; Annual: ${annual}`, {
-    title: "Guard Device Insurance",
-    product: "guard",
-    domain: "devices",
-    unit: {
-      kind: "row",
-      table: "guard-en:t0",
-      caption: "Premium (rials)",
-      rowLabel: label,
-      cells: [
-        { header: "Device value", value: label },
-        { header: "Monthly", value: monthly },
-        { header: "Annual", value: annual },
-      ],
-      rowHeaderColumn: 0,
-    },
-  });
-const rows = [row(1, "Up to 20,000,000 rials", "190,000", "1,990,000"), row(2, "20,000,001–50,000,000 rials", "350,000", "3,850,000")];
+const rows = guardPriceRows();
 const QUESTION = "What is the annual guard premium for a phone worth 30,000,000 rials?";
 const CELL = "Premium (rials) — 20,000,001–50,000,000 rials — Annual: 3,850,000";
 
