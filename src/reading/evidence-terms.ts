@@ -134,7 +134,13 @@ function persianVariants(term: string): string[] {
 /** The tenant's own form of a term: itself, a colloquial Persian form's formal one, or its spelling. */
 export function tenantForm(taxonomy: Taxonomy, term: string): string {
   if (taxonomy.vocabulary.has(term)) return term;
-  for (const variant of persianVariants(term)) if (taxonomy.vocabulary.has(variant)) return variant;
+  for (const variant of persianVariants(term)) {
+    if (taxonomy.vocabulary.has(variant)) return variant;
+    // A stem with its ending stripped is a word again, analysed as the documents' words are
+    // («بازسازیش» is «بازسازی», indexed as «بازساز»).
+    const analysed = variant === term ? undefined : analyze(variant);
+    if (analysed?.length === 1 && taxonomy.vocabulary.has(analysed[0]!)) return analysed[0]!;
+  }
   return correctTerm(taxonomy, term);
 }
 

@@ -2,7 +2,7 @@ import { analyze } from "../text/analysis/index.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 import { detectLanguage, type Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
-import { parseQuantities, type Quantity } from "./quantities.js";
+import { parseQuantities, type Quantity } from "../text/quantities.js";
 
 /**
  * What a question asks and what it constrains, from its words alone: the asked attribute (a

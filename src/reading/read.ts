@@ -7,7 +7,7 @@ import { attributesNamed } from "./attributes.js";
 import { type Candidate, listCandidates, productOf, productOptions, rank, unitOf } from "./candidates.js";
 import { correctTerm, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, sharedClassOnly, unsoldKinds } from "./products.js";
-import { parseQuantities, type Quantity } from "./quantities.js";
+import { parseQuantities, type Quantity } from "../text/quantities.js";
 import { analyzeQuestion, type QuestionAnalysis } from "./question.js";
 import { AMOUNT_ATTRIBUTES, cover, judgeable, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
 import { readTable, renderCell, tablesOf } from "./table.js";

@@ -1,7 +1,7 @@
 import type { Taxonomy } from "../domain/taxonomy.js";
 import { attributesNamed, formFits, formSpeaksOf, speaksOf } from "./attributes.js";
 import { termWeight } from "./evidence-terms.js";
-import { quantityFits, type Quantity } from "./quantities.js";
+import { quantityFits, type Quantity } from "../text/quantities.js";
 import type { Attribute, QuestionAnalysis } from "./question.js";
 import type { CellReading, Table } from "./table.js";
 import type { ReadingUnit } from "./types.js";
@@ -191,7 +191,6 @@ export function tableScore(table: Table, reading: CellReading, question: Questio
   if (reading.kind === "cell") {
     const own = termSet(`${reading.row.label} ${reading.column.header} ${reading.column.value}`);
     const about = union(union(own, context), header);
-    const fits = (reading.rowMatched ? 1 : 0) + (reading.columnMatched ? 1 : 0);
     // "How much cash is covered?", "windscreen limit?": the amount in the row the question names
     // is its limit, whatever the table calls its columns.
     const statesLimit = reading.rowMatched && AMOUNT.test(reading.column.value);
@@ -200,7 +199,9 @@ export function tableScore(table: Table, reading: CellReading, question: Questio
       terms,
       { own, context: union(context, header), title, lang, form: reading.column.value, ...(statesLimit ? { states: LIMIT } : {}) },
       taxonomy,
-      Math.min(fitted, fits),
+      // Only a row or column whose interval holds a stated quantity fits it: "Annual limit — Elite"
+      // picked by words says nothing of a 62-year-old's premium.
+      Math.min(fitted, reading.quantitiesHeld),
     );
     if (question.asked[0] === "limit" && statesLimit) return score;
     return judged(score, reading.column.value, about, question, 0);

@@ -1,7 +1,7 @@
 import { analyze } from "../text/analysis/index.js";
 import { termSet } from "./unit-terms.js";
 import { foldForMatch } from "../text/normalize.js";
-import { parseInterval, quantityFits, unitHint, type Quantity } from "./quantities.js";
+import { parseInterval, quantityFits, unitHint, type Quantity } from "../text/quantities.js";
 import { speaksOf } from "./attributes.js";
 import type { QuestionAnalysis } from "./question.js";
 import type { ReadingUnit } from "./types.js";
@@ -35,7 +35,16 @@ export interface Table {
 }
 
 export type CellReading =
-  | { kind: "cell"; table: Table; row: TableRow; column: { header: string; value: string; column: number }; rowMatched: boolean; columnMatched: boolean }
+  | {
+      kind: "cell";
+      table: Table;
+      row: TableRow;
+      column: { header: string; value: string; column: number };
+      rowMatched: boolean;
+      columnMatched: boolean;
+      /** The question's quantities the chosen row's and column's intervals hold (a label matched by words holds none). */
+      quantitiesHeld: number;
+    }
   /** The question does not say which row (or column); options are the table's own labels. */
   | { kind: "needs"; table: Table; dimension: "row" | "column"; header: string; options: string[] }
   /** The question's constraint matches no row (or column) of the table: do not guess. */
@@ -158,11 +167,15 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   // though only one says so. A header's own word wins, then its siblings', then the caption's.
   const siblingHints = [...new Set(table.columns.map((c) => unitHint(c.header)).filter((h) => h !== null))];
   const sibling = siblingHints.length === 1 ? table.columns.find((c) => unitHint(c.header) !== null)!.header : null;
+  // How many quantities each column's interval took: a header matched by words holds none.
+  const columnHeld: number[] = [];
   const columnScores = table.columns.map((c) => {
     // A caption's currency or percent says what the cells hold ("premium (AED)"), not the headers.
     const captionHint = unitHint(table.caption ?? "");
     const hintText = unitHint(c.header) !== null ? c.header : (sibling ?? (captionHint === "days" || captionHint === "age" ? `${c.header} ${table.caption ?? ""}` : c.header));
+    const before = columnQuantities.size;
     const score = labelMatch(c.header, hintText, question, questionTerms, columnQuantities, weight);
+    columnHeld.push(columnQuantities.size - before);
     // Below a word the question shares with a header ("annual" picks "Annual" of Monthly | Annual);
     // of two headers naming the asked attribute, the one sharing more of the question's words.
     return main !== undefined && speaksOf(termsOf(c.header), main) ? Math.max(score, 0.5 + score / 2) : score;
@@ -186,6 +199,8 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   // One row seen is still read against the question: "Above 500,000" is not the row of 150,000.
   const lone = table.rows.length === 1 && !contradicts(table.rows[0]!.label, contextHint, question);
   const rowIndex: number | null = lone ? 0 : pick(rowScores.map((r) => r.score));
+  // Quantities the picked column's interval holds, then the picked row's.
+  const held = (columnIndex === null ? 0 : columnHeld[columnIndex]!) + (rowIndex === null ? 0 : rowScores[rowIndex]!.used.size - rowQuantities.size);
   const rowMatched = table.rows.length > 1 && rowIndex !== null;
 
   // A table asked to pick a row or column must have a place for every stated amount, age or
@@ -213,7 +228,7 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   const wanted = table.columns[columnIndex]!;
   const value = row.values.find((v) => v.column === wanted.column);
   if (value === undefined) return { kind: "no_match", table, dimension: "column" };
-  return { kind: "cell", table, row, column: value, rowMatched, columnMatched };
+  return { kind: "cell", table, row, column: value, rowMatched, columnMatched, quantitiesHeld: held };
 }
 
 /** True when a label is an interval that measures what the quantity measures (whether or not it holds it). */

@@ -2,7 +2,7 @@ import { analyze } from "../text/analysis/index.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 import { memoByText } from "../text/memo.js";
 import { splitSentences } from "../text/sentences.js";
-import { parseInterval, unitHint, type Interval } from "./quantities.js";
+import { parseInterval, unitHint, type Interval } from "../text/quantities.js";
 
 /**
  * What the reader derives from a unit's text alone — its sentences, the analysed terms of each

@@ -16,4 +16,10 @@ describe("the tenant's form of a colloquial Persian word", () => {
     expect(tenantForm(taxonomy, analyze("ساختمون")[0]!)).toBe(analyze("ساختمان")[0]);
     expect(tenantForm(taxonomy, analyze("چمدونم")[0]!)).toBe(analyze("چمدان")[0]);
   });
+
+  it("is the documents' analysed word when the stem left by a stripped ending is analysed again («بازسازیش» is «بازسازی»)", () => {
+    const rebuild = buildTaxonomy([{ id: "r", title: "بیمه ساختمان", product: "r", domain: "r", lang: "fa", text: "ارزش بازسازی ساختمان" }]);
+    expect(analyze("بازسازیش")[0]).not.toBe(analyze("بازسازی")[0]);
+    expect(tenantForm(rebuild, analyze("بازسازیش")[0]!)).toBe(analyze("بازسازی")[0]);
+  });
 });

@@ -495,4 +495,28 @@ describe("the reader", () => {
       claims: [{ chunkIds: ["nook#a"] }],
     });
   });
+
+  it("credits a stated age only to the row whose band holds it, not to a row its words picked", () => {
+    const plans: TableOf = { documentId: "well", title: "Wellspring Medical", product: "wellspring", domain: "health", section: "Plans", caption: "Three plans", labelHeader: "" };
+    const premiums: TableOf = { ...plans, section: "Premiums", caption: "Annual premium per person (AED)", labelHeader: "Age" };
+    const limit = tableRow(plans, "l", "Annual limit per person", [
+      ["Core", "AED 150,000"],
+      ["Elite", "AED 5,000,000"],
+    ]);
+    const bands = [
+      tableRow(premiums, "p1", "41–60", [
+        ["Core", "4,100"],
+        ["Elite", "15,200"],
+      ]),
+      tableRow(premiums, "p2", "61–65", [
+        ["Core", "6,900"],
+        ["Elite", "20,600"],
+      ]),
+    ];
+    // The premium table is the real document's second table, so its rows are in a separate table key.
+    const rows = bands.map((r) => ({ ...r, shape: { ...r.shape, table: "well:t1" } }) as ReadingUnit);
+    const well = buildTaxonomy([{ id: "well", title: "Wellspring Medical", product: "wellspring", domain: "health", lang: "en", text: [limit, ...rows].map((r) => r.text).join("\n") }]);
+    const verdict = read({ query: "What would Wellspring Elite cost for him per year?", language: "en", units: [limit, ...rows], taxonomy: well, context: "My dad is 62. What would Wellspring Elite cost for him per year?" });
+    expect(verdict).toMatchObject({ kind: "answer", basis: "cell", claims: [{ text: expect.stringContaining("20,600"), chunkIds: ["well#p2"] }] });
+  });
 });

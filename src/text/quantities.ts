@@ -1,4 +1,4 @@
-import { foldForMatch } from "../text/normalize.js";
+import { foldForMatch } from "./normalize.js";
 
 /**
  * Quantities in questions and intervals in table labels, in both languages and every digit

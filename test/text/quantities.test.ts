@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseInterval, parseQuantities, quantityFits } from "../../src/reading/quantities.js";
+import { parseInterval, parseQuantities, quantityFits } from "../../src/text/quantities.js";
 
 describe("quantities in questions", () => {
   it.each([
