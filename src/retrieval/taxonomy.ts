@@ -100,12 +100,15 @@ function scriptNamesOf(documents: readonly TaxonomyDocument[], termsOf: Readonly
   // Products documented in both languages: where a name and its translation can both be seen.
   const languagesOf = new Map<string, Set<Language>>();
   for (const d of documents) languagesOf.set(d.product, (languagesOf.get(d.product) ?? new Set()).add(d.lang));
-  const usedBy = (spelling: Spelling): Set<string> => {
+  // A document's table labels: its column headers and row labels ("Essential | Plus | Elite").
+  // Headings are not among them: "resolution times" and «مرکز تماس» share a key and a contact page.
+  const labelTerms = new Map(documents.map((d) => [d.id, new Set((d.labelSets ?? []).flat().flatMap((label) => analyze(label)))]));
+  const usedBy = (spelling: Spelling, where: ReadonlyMap<string, ReadonlySet<string>>): Set<string> => {
     const lang: Language = spelling.persian ? "fa" : "en";
     const out = new Set<string>();
     for (const d of documents) {
       if (d.lang !== lang || languagesOf.get(d.product)?.size !== 2) continue;
-      const terms = termsOf.get(d.id);
+      const terms = where.get(d.id);
       if (terms !== undefined && spelling.terms.every((t) => terms.has(t))) out.add(d.product);
     }
     return out;
@@ -114,10 +117,15 @@ function scriptNamesOf(documents: readonly TaxonomyDocument[], termsOf: Readonly
   // product (a brand is mentioned on every service page).
   const byLanguage = new Map<Language, ReadonlySet<string>[]>();
   for (const d of documents) byLanguage.set(d.lang, [...(byLanguage.get(d.lang) ?? []), termsOf.get(d.id) ?? new Set<string>()]);
-  const common = (spelling: Spelling, key: string): boolean => {
-    if (brands.has(key) && spelling.terms.length === 1) return false;
-    const docs = byLanguage.get(spelling.persian ? "fa" : "en") ?? [];
+  const labelsByLanguage = new Map<Language, ReadonlySet<string>[]>();
+  for (const d of documents) labelsByLanguage.set(d.lang, [...(labelsByLanguage.get(d.lang) ?? []), labelTerms.get(d.id) ?? new Set<string>()]);
+  const commonIn = (spelling: Spelling, by: ReadonlyMap<Language, ReadonlySet<string>[]>): boolean => {
+    const docs = by.get(spelling.persian ? "fa" : "en") ?? [];
     return spelling.terms.some((t) => docs.filter((terms) => terms.has(t)).length > docs.length * GENERAL_RULES.maxNameDocumentShare);
+  };
+  const common = (spelling: Spelling, key: string, by: ReadonlyMap<Language, ReadonlySet<string>[]>): boolean => {
+    if (brands.has(key) && spelling.terms.length === 1) return false;
+    return commonIn(spelling, by);
   };
   const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>) => {
     const both = [...a].filter((p) => b.has(p)).length;
@@ -125,9 +133,17 @@ function scriptNamesOf(documents: readonly TaxonomyDocument[], termsOf: Readonly
   };
   const out = new Map<string, ScriptName[]>();
   for (const [key, all] of byKey) {
-    const spellings = [...all.values()].filter((s) => !common(s, key)).map((s) => ({ ...s, used: usedBy(s) }));
-    // Each spelling must go with one of the other script's: "within" does not go with «ستون».
-    const kept = spellings.filter((s) => spellings.some((o) => o.persian !== s.persian && jaccard(s.used, o.used) >= GENERAL_RULES.scriptNameOverlap));
+    // A spelling goes with one of the other script's where both are rare and the same products use
+    // both: in running text, or in their tables' labels — a plan's name is also a word of running
+    // text ("Plus" and "plus VAT"), rare among labels. "within" does not go with «ستون».
+    const spellings = [...all.values()].map((s) => ({
+      ...s,
+      used: common(s, key, byLanguage) ? new Set<string>() : usedBy(s, termsOf),
+      labelled: common(s, key, labelsByLanguage) ? new Set<string>() : usedBy(s, labelTerms),
+    }));
+    const agree = (s: (typeof spellings)[number], o: (typeof spellings)[number]) =>
+      jaccard(s.used, o.used) >= GENERAL_RULES.scriptNameOverlap || jaccard(s.labelled, o.labelled) >= GENERAL_RULES.scriptNameOverlap;
+    const kept = spellings.filter((s) => spellings.some((o) => o.persian !== s.persian && agree(s, o)));
     if (!kept.some((s) => s.persian) || !kept.some((s) => !s.persian)) continue;
     const names = new Map<string, ScriptName>();
     for (const s of kept) for (const term of s.terms) names.set(`${s.persian}:${term}`, { term, persian: s.persian });

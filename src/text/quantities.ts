@@ -76,11 +76,15 @@ function multiplierOf(word: string | undefined): number {
 
 // Folded text: ASCII digits, lower case, Persian letters unified, ZWNJ as a space.
 const DURATION = new RegExp(String.raw`(${NUM}|[\p{L}]+)[\s-]*(days?|nights?|weeks?|months?|روز|روزه|شب|هفته|ماه|ماهه)(?![\p{L}])`, "gu");
+// Who an age in brackets belongs to (folded text: Persian letters unified).
+const PERSON = String.raw`\b(?:me|i|myself|wife|husband|spouse|partner|son|daughter|kid|child|mother|mom|mum|father|dad|brother|sister|parent|grandmother|grandfather|friend|he|she)|(?:من|همسرم|همسر|خانمم|شوهرم|پسرم|دخترم|مادرم|پدرم|برادرم|خواهرم|خودم|بچه‌ام|بچه ام)`;
 const AGE = [
   new RegExp(String.raw`(${NUM})[\s-]*(?:years?[\s-]*old|yrs?[\s-]*old|year[\s-]*olds?|y\/?o)(?![\p{L}])`, "gu"),
   new RegExp(String.raw`(?:aged?|i am|i'm|im|he is|she is|he's|she's|hes|shes|is|am)\s+(${NUM})(?!\d|[.,]\d|\s*(?:%|days?|months?|weeks?|aed|dirhams?|k(?![\p{L}])))`, "gu"),
   new RegExp(String.raw`(${NUM})\s*(?:سال|ساله|سالمه|سالشه|سالش|سالمونه|سالشونه|سالم|سالمان)(?![\p{L}])`, "gu"),
   new RegExp(String.raw`(?:سن|سنم|سنش)\s*(${NUM})`, "gu"),
+  // "my sister (25)", "me (38), my wife (35)": an age in brackets after the person it belongs to.
+  new RegExp(String.raw`(?<=(?:${PERSON})\s*)\((\d{1,3})\)`, "gu"),
 ];
 const MONEY = [
   new RegExp(String.raw`(?:aed|dhs?|usd|eur|gbp|irr|\$|€|£)\s*(${NUM})\s*(k|thousand|m|mn|million)?(?![\p{L}])`, "gu"),

@@ -515,8 +515,16 @@ describe("the reader", () => {
     ];
     // The premium table is the real document's second table, so its rows are in a separate table key.
     const rows = bands.map((r) => ({ ...r, shape: { ...r.shape, table: "well:t1" } }) as ReadingUnit);
-    const well = buildTaxonomy([{ id: "well", title: "Wellspring Medical", product: "wellspring", domain: "health", lang: "en", text: [limit, ...rows].map((r) => r.text).join("\n") }]);
-    const verdict = read({ query: "What would Wellspring Elite cost for him per year?", language: "en", units: [limit, ...rows], taxonomy: well, context: "My dad is 62. What would Wellspring Elite cost for him per year?" });
+    const well = buildTaxonomy([
+      { id: "well", title: "Wellspring Medical", product: "wellspring", domain: "health", lang: "en", text: [limit, ...rows].map((r) => r.text).join("\n") },
+    ]);
+    const verdict = read({
+      query: "What would Wellspring Elite cost for him per year?",
+      language: "en",
+      units: [limit, ...rows],
+      taxonomy: well,
+      context: "My dad is 62. What would Wellspring Elite cost for him per year?",
+    });
     expect(verdict).toMatchObject({ kind: "answer", basis: "cell", claims: [{ text: expect.stringContaining("20,600"), chunkIds: ["well#p2"] }] });
   });
 });

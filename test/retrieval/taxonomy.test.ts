@@ -97,6 +97,38 @@ describe("names written in both scripts", () => {
   });
 });
 
+describe("plan names that are also words of running text", () => {
+  const doc = (id: string, product: string, lang: "en" | "fa", text: string, labels: string, labelSets: string[][] = []): TaxonomyDocument => ({
+    id,
+    product,
+    domain: product,
+    title: product,
+    lang,
+    text,
+    labels,
+    labelSets,
+  });
+  // "plus" is in most English documents ("plus VAT"); as a table label only the health product's.
+  const documents = [
+    doc("health-en", "health", "en", "Prices plus VAT. Plus covers dental.", "Prices\nBasic\nPlus", [["Basic", "Plus"]]),
+    doc("health-fa", "health", "fa", "پلاس دندانپزشکی را پوشش می‌دهد.", "قیمت‌ها\nپایه\nپلاس", [["پایه", "پلاس"]]),
+    doc("car-en", "car", "en", "Prices plus VAT. Resolution times are short.", "Resolution times"),
+    doc("car-fa", "car", "fa", "خودرو بیمه می‌شود. با مرکز تماس بگیرید.", "مرکز تماس"),
+    doc("trip-en", "trip", "en", "Prices plus VAT.", "Trips"),
+    doc("trip-fa", "trip", "fa", "سفر پوشش دارد. با مرکز تماس بگیرید.", "مرکز تماس"),
+  ];
+  const t = buildTaxonomy(documents);
+
+  it("ties a plan's name to its transliteration where the same products label their tables with both", () => {
+    expect(crossScriptAliases(t, "what about plus?").get(analyze("plus")[0]!)).toEqual(analyze("پلاس"));
+  });
+
+  it("does not tie heading words that merely share a key", () => {
+    // "times" and «تماس» both read t-m-s; neither labels a table.
+    expect(crossScriptAliases(t, "resolution times").size).toBe(0);
+  });
+});
+
 describe("labels that are alternatives to one another", () => {
   it("groups a table's one-word column headers and row labels, from the chunks' structure", async () => {
     const row = (label: string): Pick<Chunk, "unit"> => ({

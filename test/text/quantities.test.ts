@@ -14,6 +14,16 @@ describe("quantities in questions", () => {
     ["for a month", [{ kind: "days", value: 30 }]],
     ["۶ ماه بیاد دبی", [{ kind: "days", value: 180 }]],
     ["what about my wife? shes 29", [{ kind: "age", value: 29 }]],
+    // An age in brackets after its person; a number in brackets after anything else is a count.
+    [
+      "My sister (25) is coming for a month",
+      [
+        { kind: "age", value: 25 },
+        { kind: "days", value: 30 },
+      ],
+    ],
+    ["خواهرم (۲۵) می‌آید", [{ kind: "age", value: 25 }]],
+    ["is plan (2) cheaper", [{ kind: "count", value: 2 }]],
   ])("%s", (text, expected) => {
     expect(parseQuantities(text)).toEqual(expected);
   });

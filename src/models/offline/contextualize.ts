@@ -2,6 +2,7 @@ import { questionOf } from "../../text/sentences.js";
 import type { HistoryLine } from "../../domain/conversation.js";
 import type { UserProfile } from "../../domain/profile.js";
 import { detectLanguage, foldForMatch, normalizeText, type Language } from "../../text/index.js";
+import { parseQuantities, type Quantity } from "../../text/quantities.js";
 import type { ContextualizeInput, ContextualizeOutput } from "../roles.js";
 import {
   ELLIPSIS_END,
@@ -198,8 +199,12 @@ export function contextualize(input: ContextualizeInput): ContextualizeOutput {
     // "How much…" carries over to "ok and our son?": what was asked, if the turn does not ask anew.
     const asking = ASKING.exec(foldForMatch(previousQuery))?.[0];
     const carryAsking = (q: string) => (asking !== undefined && !ASKING.test(foldForMatch(text)) ? `${asking} ${q}` : q);
+    // "my sister is 25… how much for 30 days?" then "and for 3 months?": the age still holds.
+    // An age is a person's: "and our kids?" after "my wife, she's 29" asks about other people.
+    const stated = statedQuantities(previousQuery, previous.user, text, has("quantity")).filter((q) => q.kind !== "age" || !has("family"));
+    const withStated = (q: string) => [q, ...stated.map((s) => renderQuantity(s, input.language))].join(" ");
     if (isFollowUp(turn, text) && siblingsReplaced !== null) {
-      query = carryAsking(join([...prev.filter((t) => !siblingsReplaced.has(t)), ...turn.tokens]));
+      query = withStated(carryAsking(join([...prev.filter((t) => !siblingsReplaced.has(t)), ...turn.tokens])));
     } else if (isFollowUp(turn, text)) {
       // Keep the previous topic; the new turn's family member or aspect replaces the old one.
       const kept = prev.filter(
@@ -210,7 +215,7 @@ export function contextualize(input: ContextualizeInput): ContextualizeOutput {
           (t.kind === "aspect" && !has("aspect")) ||
           (t.kind === "quantity" && !has("quantity")),
       );
-      query = carryAsking(join([...kept, ...turn.tokens]));
+      query = withStated(carryAsking(join([...kept, ...turn.tokens])));
     } else if (turn.ownTopic && turn.elliptical) {
       // "how about travel?": a new product, asked about in the same way as before.
       // A family member asked about for one product is not carried over to another.
@@ -222,6 +227,44 @@ export function contextualize(input: ContextualizeInput): ContextualizeOutput {
   query = withProfileHint(query, text, input.profile);
   const trimmed = query.trim().slice(0, MAX_QUERY_CHARS).trim();
   return { query: trimmed !== "" ? trimmed : text.trim() !== "" ? text.trim().slice(0, MAX_QUERY_CHARS) : "?" };
+}
+
+/** Kinds of quantity a row or column of a table can hold: an age band, a trip length, a value band. */
+const CARRIED_KINDS: ReadonlySet<Quantity["kind"]> = new Set(["age", "days", "money"]);
+
+/**
+ * The quantities the conversation stated that a follow-up's query must still carry: those of the
+ * previous message that its query left out (they were in a statement: "My sister is 25. How much
+ * is Mehr for 30 days?"), and, when the follow-up states a quantity of its own, the previous
+ * query's of other kinds (its own tokens are dropped then). A kind the follow-up states is
+ * replaced ("and for 3 months?" replaces the 30 days, not the age).
+ */
+function statedQuantities(previousQuery: string, previousText: string, text: string, turnStatesQuantity: boolean): Quantity[] {
+  const judgeable = (t: string) => parseQuantities(t).filter((q) => CARRIED_KINDS.has(q.kind));
+  const turnKinds = new Set(judgeable(text).map((q) => q.kind));
+  const inQuery = judgeable(previousQuery);
+  const queryKinds = new Set(inQuery.map((q) => q.kind));
+  const fromText = judgeable(previousText).filter((q) => !queryKinds.has(q.kind));
+  const candidates = turnStatesQuantity ? [...inQuery, ...fromText] : fromText;
+  const seen = new Set<Quantity["kind"]>();
+  return candidates.filter((q) => {
+    if (turnKinds.has(q.kind) || seen.has(q.kind)) return false;
+    seen.add(q.kind);
+    return true;
+  });
+}
+
+/** A quantity in words the query's reader parses back to the same kind and value. */
+function renderQuantity(q: Quantity, language: Language): string {
+  const value = String(q.value);
+  switch (q.kind) {
+    case "age":
+      return language === "fa" ? `${value} ساله` : `${value} years old`;
+    case "days":
+      return language === "fa" ? `${value} روز` : `${value} days`;
+    default:
+      return language === "fa" ? `ارزش ${value}` : `worth ${value}`;
+  }
 }
 
 /**

@@ -142,7 +142,8 @@ export const FA_ANAPHORA = /(?<![\p{L}])(?:این|آن|اون|همین|همان|
 
 /** Openings of an elliptical follow-up. */
 export const ELLIPSIS_START = /^(?:what about|how about|and|also|same for|what if|for (?:my|the|a|an)|و|برای|در مورد|درباره|راجع به)(?![\p{L}])/u;
-export const ELLIPSIS_END = /(?:چطور|چطوره|چی|چه|هم|چه طور)\s*\??$/u;
+// "what would plus be then?": a question that ends on "then" builds on the previous answer.
+export const ELLIPSIS_END = /(?:چطور|چطوره|چی|چه|هم|چه طور|(?<![\p{L}])then)\s*\??$/u;
 
 /**
  * Persian nouns a follow-up may carry with a pronoun suffix («قیمتش» → «قیمت»): a suffix is

@@ -48,6 +48,24 @@ describe("offline contextualize", () => {
     expect(await rewrite("ok and our son, he just turned 6?", "en", history)).toBe("how much nestcare plus children turned 6");
   });
 
+  it("carries a quantity the previous message stated outside its question, and lets the follow-up replace one of its kind", async () => {
+    const history = [turn("How much is travel insurance for 30 days?", "en", "Hello! My sister (25) is visiting for a month. How much is travel insurance for 30 days?")];
+    const next = await rewrite("and the plus version?", "en", history);
+    expect(next).toContain("30 days");
+    expect(next).toContain("25 years old");
+    // "3 months" replaces the 30 days; the age still holds. "…then?" leans on the previous turn.
+    const longer = await rewrite("she might stay 3 months actually, what would plus be then?", "en", [turn(next, "en", "and the plus version?")]);
+    expect(longer).toContain("travel");
+    expect(longer).toContain("3 months");
+    expect(longer).toContain("25 years old");
+    expect(longer).not.toContain("30 days");
+  });
+
+  it("does not carry a person's age to a follow-up about other people", async () => {
+    const history = [turn("nestcare plus price spouse 29", "en", "what about my wife? shes 29")];
+    expect(await rewrite("and our 2 kids, 6 and 9?", "en", history)).not.toContain("years old");
+  });
+
   it("adds the new aspect to the previous topic", async () => {
     const query = await rewrite("what about passengers?", "en", [turn("motor third-party liability cover")]);
     expect(query).toContain("third-party");
