@@ -10,7 +10,7 @@ import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, sharedClassOnly, unsoldKinds
 import { parseQuantities, type Quantity } from "../text/quantities.js";
 import { analyzeQuestion, type QuestionAnalysis } from "./question.js";
 import { AMOUNT_ATTRIBUTES, cover, judgeable, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
-import { readTable, renderCell, tablesOf } from "./table.js";
+import { type CellReading, readTable, renderCell, type Table, tablesOf } from "./table.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
 
 export type { ReaderClaim, ReaderOption } from "./types.js";
@@ -221,7 +221,7 @@ export function read(input: ReaderInput): ReaderVerdict {
   }
 
   if (best.kind === "table") {
-    const reading = best.reading;
+    const reading = resolvedByContext(best.table, best.reading, corrected, input.context, taxonomy);
     if (reading.kind === "needs") {
       const sample = best.table.sample;
       return {
@@ -254,6 +254,25 @@ export function read(input: ReaderInput): ReaderVerdict {
     documentId: unit.documentId,
     product: unit.product,
   };
+}
+
+/**
+ * A table that needs a row or column the question does not name, when the customer's whole message
+ * names exactly one of the options, every word and number of it: "I own a townhouse… What would it
+ * cost?" said which row before it asked. A partial match ("4-cylinder saloon" for "saloon,
+ * 6 cylinders") is no answer: the question is asked.
+ */
+function resolvedByContext(table: Table, reading: CellReading, question: QuestionAnalysis, context: string | undefined, taxonomy: Taxonomy): CellReading {
+  if (reading.kind !== "needs" || context === undefined) return reading;
+  const said = new Set(analyze(context).map((t) => tenantForm(taxonomy, t)));
+  const named = reading.options.filter((label) => {
+    const words = analyze(label);
+    return words.length > 0 && words.every((w) => said.has(w));
+  });
+  if (named.length !== 1) return reading;
+  const again = readTable(table, { ...question, terms: [...new Set([...question.terms, ...analyze(named[0]!)])] }, (t) => termWeight(taxonomy, t));
+  const label = again.kind === "cell" ? (reading.dimension === "row" ? again.row.label : again.column.header) : null;
+  return label === named[0] ? again : reading;
 }
 
 /** Folded text of a unit, for tests and diagnostics. */

@@ -527,4 +527,27 @@ describe("the reader", () => {
     });
     expect(verdict).toMatchObject({ kind: "answer", basis: "cell", claims: [{ text: expect.stringContaining("20,600"), chunkIds: ["well#p2"] }] });
   });
+
+  it("reads the row the customer's statement names instead of asking for it, and asks when the statement names it only in part", () => {
+    const rates: TableOf = {
+      documentId: "keel",
+      title: "Keel Building Cover",
+      product: "keel",
+      domain: "home",
+      section: "Rates",
+      caption: "Keel annual rates",
+      labelHeader: "Property",
+    };
+    const rows = [
+      tableRow(rates, "a", "Apartment", [["Minimum annual premium", "AED 350"]]),
+      tableRow(rates, "t", "Townhouse", [["Minimum annual premium", "AED 500"]]),
+      tableRow(rates, "v", "Villa with pool", [["Minimum annual premium", "AED 750"]]),
+    ];
+    const keel = buildTaxonomy([{ id: "keel", title: "Keel Building Cover", product: "keel", domain: "home", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const ask = (context: string) => read({ query: "What would Keel cost me a year?", language: "en", units: rows, taxonomy: keel, context });
+    expect(ask("I own a townhouse that I rent out. What would Keel cost me a year?")).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["keel#t"] }] });
+    // "a villa" is only part of "Villa with pool": which row is still the customer's to say.
+    expect(ask("I own a villa. What would Keel cost me a year?")).toMatchObject({ kind: "clarify_table" });
+    expect(ask("What would Keel cost me a year?")).toMatchObject({ kind: "clarify_table" });
+  });
 });
