@@ -92,6 +92,23 @@ function carriedTerms(query: string, lexicon: ConceptLexicon, taxonomy: Taxonomy
   return out;
 }
 
+const documentedConcepts = new WeakMap<Taxonomy, WeakMap<ConceptLexicon, ReadonlySet<string>>>();
+
+/**
+ * True when the documents name the term's concept in other words ("bunny" where a heading says
+ * "Rabbits"): among the words that say what the products are (titles, labels, words a line of
+ * business keeps using), not a passing mention («حیوان», an animal on the road, is no pet cover).
+ */
+function conceptDocumented(term: string, taxonomy: Taxonomy, lexicon: ConceptLexicon | undefined): boolean {
+  const concept = lexicon?.conceptOfTerm(term);
+  if (lexicon === undefined || concept === undefined) return false;
+  let byLexicon = documentedConcepts.get(taxonomy);
+  if (byLexicon === undefined) documentedConcepts.set(taxonomy, (byLexicon = new WeakMap()));
+  let concepts = byLexicon.get(lexicon);
+  if (concepts === undefined) byLexicon.set(lexicon, (concepts = new Set(lexicon.conceptsOfTerms([...taxonomy.productVocabulary]))));
+  return concepts.has(concept);
+}
+
 export function read(input: ReaderInput): ReaderVerdict {
   const { taxonomy } = input;
   const asked = analyzeQuestion(input.query, input.language);
@@ -124,7 +141,7 @@ export function read(input: ReaderInput): ReaderVerdict {
     corrected.asked.some((a) => AMOUNT_ATTRIBUTES.includes(a)),
   )
     .map((t) => tenantForm(taxonomy, t))
-    .filter((t) => !taxonomy.vocabulary.has(t));
+    .filter((t) => !taxonomy.vocabulary.has(t) && !conceptDocumented(t, taxonomy, input.lexicon));
   if (unknownFocus.length > 0) {
     return { kind: "insufficient", reason: `the documents never mention ${unknownFocus.slice(0, 3).join(", ")}`, coverage: 0 };
   }

@@ -190,7 +190,8 @@ export function tableScore(table: Table, reading: CellReading, question: Questio
   const fitted = question.quantities.filter(judgeable).length;
   if (reading.kind === "cell") {
     const own = termSet(`${reading.row.label} ${reading.column.header} ${reading.column.value}`);
-    const about = union(union(own, context), header);
+    // A table is about what its page is about: a grid of figures under "Monthly Prices" states prices.
+    const about = union(union(union(own, context), header), title);
     // "How much cash is covered?", "windscreen limit?": the amount in the row the question names
     // is its limit, whatever the table calls its columns.
     const statesLimit = reading.rowMatched && AMOUNT.test(reading.column.value);

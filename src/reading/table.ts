@@ -51,6 +51,9 @@ export type CellReading =
   | { kind: "no_match"; table: Table; dimension: "row" | "column" };
 
 /** Rebuilds the tables of the evidence from its row units (each row once, in document order). */
+// An empty cell, or one saying the column does not apply to the row ("n/a", "—"): no value to read.
+const NO_VALUE = /^(?:|n\/?a|n\.a\.|—|–|-|not applicable|not available|not offered|غیرقابل اعمال|ندارد)$/iu;
+
 export function tablesOf(units: readonly ReadingUnit[]): Table[] {
   const tables = new Map<string, Table>();
   const seen = new Set<string>();
@@ -62,7 +65,7 @@ export function tablesOf(units: readonly ReadingUnit[]): Table[] {
     // as a reader takes it.
     const rh = shape.rowHeaderColumn ?? (shape.cells.length >= 2 ? 0 : null);
     const label = shape.rowLabel ?? (rh !== null ? (shape.cells[rh]?.value ?? "") : "");
-    const values = shape.cells.map((c, column) => ({ ...c, column })).filter((c) => c.column !== rh && c.value.trim() !== "");
+    const values = shape.cells.map((c, column) => ({ ...c, column })).filter((c) => c.column !== rh && !NO_VALUE.test(c.value.trim()));
     let table = tables.get(shape.table);
     if (table === undefined) {
       table = {
@@ -110,7 +113,10 @@ function labelMatch(
   const words = [...termsOf(label)].filter((t) => !/\d/u.test(t) && !UNIT_WORDS.has(t));
   const parsed = parseInterval(label, unitHint(headerHint));
   // A lone number in a named label ("Sedan, 6 cylinders") is part of the name, not a range to fall in.
-  const interval = parsed !== null && parsed.lo === parsed.hi && unitHint(label) === null && words.length > 0 ? null : parsed;
+  // A range followed by what it counts ("2 or more incidents") is a name too: an age or a speed does
+  // not fall in it.
+  const named = parsed !== null && unitHint(label) === null && words.length > 0 && (parsed.lo === parsed.hi || countsOwnThing(label));
+  const interval = named ? null : parsed;
   if (interval !== null) {
     // A range nothing names the unit of ("Driver 25–29") takes a stated quantity that falls in it.
     const fit = question.quantities.find((q) => !used.has(q) && (quantityFits(q, interval) || (interval.unit === null && q.value >= interval.lo && q.value <= interval.hi)));
@@ -138,6 +144,17 @@ function labelMatch(
   const numbers = [...termsOf(label)].filter((t) => /^\d+$/u.test(t));
   const numberHits = numbers.filter((n) => question.quantities.some((q) => String(q.value) === n)).length;
   return (total === 0 ? 0 : hits / total) + (numbers.length > 0 ? numberHits / numbers.length / 2 : 0);
+}
+
+// A number (or range) and the word after it: "2 or more incidents", "up to 3 claims".
+const COUNTED = /\d(?:\s*(?:\+|or more|or fewer|or less|and over|and above|و بیشتر|یا بیشتر))?\s+([\p{L}]{3,})/u;
+
+/** True when a label's number is followed by the thing it counts, a word that names no unit. */
+function countsOwnThing(label: string): boolean {
+  const word = COUNTED.exec(foldForMatch(label))?.[1];
+  if (word === undefined) return false;
+  const terms = analyze(word);
+  return terms.length > 0 && terms.every((t) => !UNIT_WORDS.has(t) && !/^\d/u.test(t));
 }
 
 /** "شاسی‌بلند" written as two words in the question ("شاسی بلند") is still the label's word. */

@@ -80,7 +80,10 @@ const DURATION = new RegExp(String.raw`(${NUM}|[\p{L}]+)[\s-]*(days?|nights?|wee
 const PERSON = String.raw`\b(?:me|i|myself|wife|husband|spouse|partner|son|daughter|kid|child|mother|mom|mum|father|dad|brother|sister|parent|grandmother|grandfather|friend|he|she)|(?:من|همسرم|همسر|خانمم|شوهرم|پسرم|دخترم|مادرم|پدرم|برادرم|خواهرم|خودم|بچه‌ام|بچه ام)`;
 const AGE = [
   new RegExp(String.raw`(${NUM})[\s-]*(?:years?[\s-]*old|yrs?[\s-]*old|year[\s-]*olds?|y\/?o)(?![\p{L}])`, "gu"),
-  new RegExp(String.raw`(?:aged?|i am|i'm|im|he is|she is|he's|she's|hes|shes|is|am)\s+(${NUM})(?!\d|[.,]\d|\s*(?:%|days?|months?|weeks?|aed|dirhams?|k(?![\p{L}])))`, "gu"),
+  new RegExp(
+    String.raw`(?:aged?|i am|i['’]m|im|he is|she is|he['’]s|she['’]s|hes|shes|is|am)\s+(${NUM})(?!\d|[.,]\d|\s*(?:%|days?|months?|weeks?|aed|dirhams?|k(?![\p{L}])))`,
+    "gu",
+  ),
   new RegExp(String.raw`(${NUM})\s*(?:سال|ساله|سالمه|سالشه|سالش|سالمونه|سالشونه|سالم|سالمان)(?![\p{L}])`, "gu"),
   new RegExp(String.raw`(?:سن|سنم|سنش)\s*(${NUM})`, "gu"),
   // "my sister (25)", "me (38), my wife (35)": an age in brackets after the person it belongs to.
@@ -99,6 +102,8 @@ const MONEY = [
   new RegExp(String.raw`(${NUM})\s*(k|هزار|میلیون)(?![\p{L}])`, "gu"),
 ];
 const PERCENT = new RegExp(String.raw`(${NUM})\s*(?:%|percent|درصد)`, "gu");
+
+const DURATION_LEAD = /(?:^|[^\p{L}])(?:for|within|in|about|around|over|under|than|of|stay|stays|staying|visit|visiting|trip|last|lasts|take|takes|after|before)\s+$/u;
 
 function durationDays(count: number, unit: string): number {
   if (/^(?:week|هفته)/u.test(unit)) return count * 7;
@@ -119,6 +124,8 @@ export function parseQuantities(text: string): Quantity[] {
     const raw = m[1]!;
     const count = /^\d/u.test(raw) ? toNumber(raw) : WORD_NUMBERS[raw];
     if (count === undefined) continue;
+    // "how much a month?" is a rate; "for a month", "within a month" a length of time.
+    if ((raw === "a" || raw === "an") && !DURATION_LEAD.test(folded.slice(0, m.index))) continue;
     add("days", durationDays(count, m[2]!), m.index, m.index + m[0].length);
   }
   for (const pattern of AGE) for (const m of folded.matchAll(pattern)) add("age", toNumber(m[1]!), m.index, m.index + m[0].length);

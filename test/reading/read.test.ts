@@ -550,4 +550,70 @@ describe("the reader", () => {
     expect(ask("I own a villa. What would Keel cost me a year?")).toMatchObject({ kind: "clarify_table" });
     expect(ask("What would Keel cost me a year?")).toMatchObject({ kind: "clarify_table" });
   });
+
+  it("reads a grid whose page title says what its figures are, skips a column that does not apply (n/a), and knows a pet by another name", () => {
+    const lexicon = parseConceptLexicon("rabbit\trabbit | rabbits | bunny | bunnies\tخرگوش\n");
+    const grid: TableOf = {
+      documentId: "paws",
+      title: "Paws Pet Insurance – Monthly Prices",
+      product: "paws",
+      domain: "pets",
+      section: "Rabbits",
+      caption: null,
+      labelHeader: "Age of pet",
+    };
+    const rows = [
+      tableRow(grid, "r1", "2–4 years", [
+        ["Scout (accident only)", "$9"],
+        ["Guardian (accident & illness)", "n/a"],
+      ]),
+      tableRow(grid, "r2", "5–7 years", [
+        ["Scout (accident only)", "$11"],
+        ["Guardian (accident & illness)", "n/a"],
+      ]),
+    ];
+    const paws = buildTaxonomy([
+      { id: "paws", title: grid.title, product: "paws", domain: "pets", lang: "en", text: `# Rabbits\n${rows.map((r) => r.text).join("\n")}`, labels: "Rabbits" },
+    ]);
+    const verdict = read({
+      query: "how much a month to insure my bunny?",
+      language: "en",
+      units: rows,
+      taxonomy: paws,
+      lexicon,
+      context: "how much a month to insure my bunny? she's 6",
+    });
+    expect(verdict).toMatchObject({ kind: "answer", basis: "cell", claims: [{ text: expect.stringContaining("$11"), chunkIds: ["paws#r2"] }] });
+  });
+
+  it('does not put an age in a column that counts something else ("2 or more incidents")', () => {
+    const grid: TableOf = {
+      documentId: "road",
+      title: "Road Auto – Premiums",
+      product: "road",
+      domain: "auto",
+      section: "Annual premium by age band and driving record",
+      caption: null,
+      labelHeader: "Principal driver age",
+    };
+    const rows = [
+      tableRow(grid, "a", "Under 25", [
+        ["Clean record", "$3,480"],
+        ["2 or more incidents", "$6,240"],
+      ]),
+      tableRow(grid, "b", "25–34", [
+        ["Clean record", "$2,160"],
+        ["2 or more incidents", "$3,960"],
+      ]),
+    ];
+    const road = buildTaxonomy([{ id: "road", title: grid.title, product: "road", domain: "auto", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const verdict = read({
+      query: "What's the annual premium for Road?",
+      language: "en",
+      units: rows,
+      taxonomy: road,
+      context: "I'm 28 with a clean driving record. What's the annual premium for Road?",
+    });
+    expect(verdict).toMatchObject({ kind: "answer", claims: [{ text: expect.stringContaining("Clean record: $2,160"), chunkIds: ["road#b"] }] });
+  });
 });

@@ -24,6 +24,9 @@ describe("quantities in questions", () => {
     ],
     ["خواهرم (۲۵) می‌آید", [{ kind: "age", value: 25 }]],
     ["is plan (2) cheaper", [{ kind: "count", value: 2 }]],
+    // "a month" after a price is a rate, not a length of time; after "within" it is one.
+    ["how much a month for my bunny? she’s 6", [{ kind: "age", value: 6 }]],
+    ["within a month of the loss", [{ kind: "days", value: 30 }]],
   ])("%s", (text, expected) => {
     expect(parseQuantities(text)).toEqual(expected);
   });
