@@ -103,9 +103,15 @@ function conceptDocumented(term: string, taxonomy: Taxonomy, lexicon: ConceptLex
   const concept = lexicon?.conceptOfTerm(term);
   if (lexicon === undefined || concept === undefined) return false;
   let byLexicon = documentedConcepts.get(taxonomy);
-  if (byLexicon === undefined) documentedConcepts.set(taxonomy, (byLexicon = new WeakMap()));
+  if (byLexicon === undefined) {
+    byLexicon = new WeakMap();
+    documentedConcepts.set(taxonomy, byLexicon);
+  }
   let concepts = byLexicon.get(lexicon);
-  if (concepts === undefined) byLexicon.set(lexicon, (concepts = new Set(lexicon.conceptsOfTerms([...taxonomy.productVocabulary]))));
+  if (concepts === undefined) {
+    concepts = new Set(lexicon.conceptsOfTerms([...taxonomy.productVocabulary]));
+    byLexicon.set(lexicon, concepts);
+  }
   return concepts.has(concept);
 }
 

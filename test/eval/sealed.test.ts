@@ -50,7 +50,8 @@ describe(`the sealed half of ${insurer}`, () => {
 
     const sealed = await loadScenarios(insurerSet(insurer, "sealed").scenarios);
     const secrets = sealed.flatMap((s) => [s.id, s.description, ...s.turns.map((t) => t.user)]).filter((s) => s.trim().length >= 8);
-    expect(secrets.length).toBeGreaterThan(200);
+    // Every conversation gives at least its id and one message to look for.
+    expect(secrets.length).toBeGreaterThanOrEqual(sealed.length * 2);
     const leaked = secrets.filter((s) => printed.includes(s)).length;
     expect(leaked, "strings of the sealed half found in the output (count only; the seal forbids printing them)").toBe(0);
   }, 120_000);
