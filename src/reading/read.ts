@@ -7,9 +7,9 @@ import { attributesNamed } from "./attributes.js";
 import { type Candidate, listCandidates, productOf, productOptions, rank, unitOf } from "./candidates.js";
 import { correctTerm, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, sharedClassOnly, unsoldKinds } from "./products.js";
-import { parseQuantities, type Quantity } from "../text/quantities.js";
+import { judgeable, parseQuantities, type Quantity } from "../text/quantities.js";
 import { analyzeQuestion, type QuestionAnalysis } from "./question.js";
-import { AMOUNT_ATTRIBUTES, cover, judgeable, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
+import { AMOUNT_ATTRIBUTES, cover, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
 import { type CellReading, readTable, renderCell, type Table, tablesOf } from "./table.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
 
@@ -63,9 +63,8 @@ const EXAMPLE = /^(?:for example|for instance|e\.g\.|example:|برای مثال|
  * The query's terms the customer's message says itself, by word or by concept, when the query
  * (rewritten from the conversation) says more; null when they are all of it or none.
  */
-function followUpFocus(terms: readonly string[], context: string | undefined, taxonomy: Taxonomy, lexicon: ConceptLexicon | undefined): ReadonlySet<string> | null {
-  if (context === undefined) return null;
-  const said = new Set(analyze(context).map((t) => tenantForm(taxonomy, t)));
+function followUpFocus(terms: readonly string[], said: ReadonlySet<string> | null, lexicon: ConceptLexicon | undefined): ReadonlySet<string> | null {
+  if (said === null) return null;
   const concepts = lexicon === undefined ? new Set<string>() : new Set(lexicon.conceptsOfTerms([...said]));
   const focus = new Set(terms.filter((t) => said.has(t) || (lexicon !== undefined && concepts.has(lexicon.conceptOfTerm(t) ?? "\u0000"))));
   return focus.size === 0 || focus.size === terms.length ? null : focus;
@@ -129,7 +128,9 @@ export function read(input: ReaderInput): ReaderVerdict {
   // it weighs like a common word, as the unknown word itself would.
   const guessed = new Set(raw.filter((t) => !known(t) && !taxonomy.vocabulary.has(t) && correctTerm(taxonomy, t) !== t).map((t) => correctTerm(taxonomy, t)));
   if (terms.length === 0 && question.quantities.length === 0) return { kind: "insufficient", reason: "the question has no content terms", coverage: 0 };
-  const turnFocus = followUpFocus(terms, input.context, taxonomy, input.lexicon);
+  // The customer's own words this turn, in the tenant's spelling.
+  const said = input.context === undefined ? null : new Set(analyze(input.context).map((t) => tenantForm(taxonomy, t)));
+  const turnFocus = followUpFocus(terms, said, input.lexicon);
   const aliases = crossScriptAliases(taxonomy, input.query);
   const carried = input.lexicon === undefined ? undefined : carriedTerms(input.query, input.lexicon, taxonomy);
   const corrected: QuestionAnalysis = {
@@ -244,7 +245,7 @@ export function read(input: ReaderInput): ReaderVerdict {
   }
 
   if (best.kind === "table") {
-    const reading = resolvedByContext(best.table, best.reading, corrected, input.context, taxonomy);
+    const reading = resolvedByContext(best.table, best.reading, corrected, said, taxonomy);
     if (reading.kind === "needs") {
       const sample = best.table.sample;
       return {
@@ -285,9 +286,8 @@ export function read(input: ReaderInput): ReaderVerdict {
  * cost?" said which row before it asked. A partial match ("4-cylinder saloon" for "saloon,
  * 6 cylinders") is no answer: the question is asked.
  */
-function resolvedByContext(table: Table, reading: CellReading, question: QuestionAnalysis, context: string | undefined, taxonomy: Taxonomy): CellReading {
-  if (reading.kind !== "needs" || context === undefined) return reading;
-  const said = new Set(analyze(context).map((t) => tenantForm(taxonomy, t)));
+function resolvedByContext(table: Table, reading: CellReading, question: QuestionAnalysis, said: ReadonlySet<string> | null, taxonomy: Taxonomy): CellReading {
+  if (reading.kind !== "needs" || said === null) return reading;
   const named = reading.options.filter((label) => {
     const words = analyze(label);
     return words.length > 0 && words.every((w) => said.has(w));

@@ -1,7 +1,7 @@
 import type { Taxonomy } from "../domain/taxonomy.js";
 import { attributesNamed, formFits, formSpeaksOf, speaksOf } from "./attributes.js";
 import { termWeight } from "./evidence-terms.js";
-import { quantityFits, type Quantity } from "../text/quantities.js";
+import { judgeable, quantityFits } from "../text/quantities.js";
 import type { Attribute, QuestionAnalysis } from "./question.js";
 import type { CellReading, Table } from "./table.js";
 import type { ReadingUnit } from "./types.js";
@@ -91,9 +91,6 @@ export const AMOUNT =
 
 /** Amounts of money a passage can state, each named by its own nouns: one is not another. */
 export const AMOUNT_ATTRIBUTES: readonly Attribute[] = ["price", "limit", "deductible", "discount"];
-
-/** Quantities that a passage can fit or contradict (a bare count cannot be judged). */
-export const judgeable = (q: Quantity) => q.kind === "days" || q.kind === "age" || q.kind === "money";
 
 export function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags, taxonomy: Taxonomy, quantityFit = 0): Scored {
   let total = 0;

@@ -1,7 +1,7 @@
 import { analyze } from "../text/analysis/index.js";
 import { termSet } from "./unit-terms.js";
 import { foldForMatch } from "../text/normalize.js";
-import { parseInterval, quantityFits, unitHint, type Quantity } from "../text/quantities.js";
+import { judgeable, parseInterval, quantityFits, unitHint, type Quantity } from "../text/quantities.js";
 import { speaksOf } from "./attributes.js";
 import type { QuestionAnalysis } from "./question.js";
 import type { ReadingUnit } from "./types.js";
@@ -50,10 +50,10 @@ export type CellReading =
   /** The question's constraint matches no row (or column) of the table: do not guess. */
   | { kind: "no_match"; table: Table; dimension: "row" | "column" };
 
-/** Rebuilds the tables of the evidence from its row units (each row once, in document order). */
 // An empty cell, or one saying the column does not apply to the row ("n/a", "—"): no value to read.
 const NO_VALUE = /^(?:|n\/?a|n\.a\.|—|–|-|not applicable|not available|not offered|غیرقابل اعمال|ندارد)$/iu;
 
+/** Rebuilds the tables of the evidence from its row units (each row once, in document order). */
 export function tablesOf(units: readonly ReadingUnit[]): Table[] {
   const tables = new Map<string, Table>();
   const seen = new Set<string>();
@@ -225,7 +225,7 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   const placed = (q: Quantity) =>
     table.rows.some((r) => intervalTakes(r.label, contextHint, q)) ||
     table.columns.some((c) => intervalTakes(c.header, unitHint(c.header) !== null ? c.header : (sibling ?? `${c.header} ${table.caption ?? ""}`), q));
-  const unplaced = question.quantities.some((q) => (q.kind === "days" || q.kind === "age" || q.kind === "money") && !placed(q));
+  const unplaced = question.quantities.some((q) => judgeable(q) && !placed(q));
   if (rowIndex === null) {
     const labels = table.rows.map((r) => r.label);
     if (unplaced) return { kind: "no_match", table, dimension: "row" };

@@ -115,17 +115,17 @@ function scriptNamesOf(documents: readonly TaxonomyDocument[], termsOf: Readonly
   };
   // A word many documents of its language use ("within", "driver") is not a name, unless it names a
   // product (a brand is mentioned on every service page).
-  const byLanguage = new Map<Language, ReadonlySet<string>[]>();
-  for (const d of documents) byLanguage.set(d.lang, [...(byLanguage.get(d.lang) ?? []), termsOf.get(d.id) ?? new Set<string>()]);
-  const labelsByLanguage = new Map<Language, ReadonlySet<string>[]>();
-  for (const d of documents) labelsByLanguage.set(d.lang, [...(labelsByLanguage.get(d.lang) ?? []), labelTerms.get(d.id) ?? new Set<string>()]);
-  const commonIn = (spelling: Spelling, by: ReadonlyMap<Language, ReadonlySet<string>[]>): boolean => {
-    const docs = by.get(spelling.persian ? "fa" : "en") ?? [];
-    return spelling.terms.some((t) => docs.filter((terms) => terms.has(t)).length > docs.length * GENERAL_RULES.maxNameDocumentShare);
+  const perLanguage = (where: ReadonlyMap<string, ReadonlySet<string>>) => {
+    const out = new Map<Language, ReadonlySet<string>[]>();
+    for (const d of documents) out.set(d.lang, [...(out.get(d.lang) ?? []), where.get(d.id) ?? new Set<string>()]);
+    return out;
   };
+  const byLanguage = perLanguage(termsOf);
+  const labelsByLanguage = perLanguage(labelTerms);
   const common = (spelling: Spelling, key: string, by: ReadonlyMap<Language, ReadonlySet<string>[]>): boolean => {
     if (brands.has(key) && spelling.terms.length === 1) return false;
-    return commonIn(spelling, by);
+    const docs = by.get(spelling.persian ? "fa" : "en") ?? [];
+    return spelling.terms.some((t) => docs.filter((terms) => terms.has(t)).length > docs.length * GENERAL_RULES.maxNameDocumentShare);
   };
   const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>) => {
     const both = [...a].filter((p) => b.has(p)).length;

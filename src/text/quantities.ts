@@ -184,6 +184,12 @@ export function parseInterval(label: string, headerHint: UnitHint = null): Inter
   return null;
 }
 
+/**
+ * Quantities a passage's figures or a table's ranges can hold or contradict: an age, a length of
+ * time, an amount of money. A bare count cannot be judged.
+ */
+export const judgeable = (q: Quantity): boolean => q.kind === "days" || q.kind === "age" || q.kind === "money";
+
 const COMPATIBLE: Record<QuantityKind, ReadonlyArray<UnitHint>> = {
   days: ["days"],
   age: ["age"],

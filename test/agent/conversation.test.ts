@@ -2,10 +2,8 @@ import { describe, expect, it } from "vitest";
 import { conversationSignal } from "../../src/agent/conversation.js";
 import type { GateClass, GateReading, Gates } from "../../src/agent/gates.js";
 import type { HistoryEntry } from "../../src/agent/state.js";
-import type { TurnResult } from "../../src/domain/turn.js";
 import { GATE_CLASSES } from "../../src/learn/index.js";
-import type { TurnAttempt } from "../../src/service/types.js";
-import { chunk, fakeRetriever, harness, scriptedModels, turn } from "./support.js";
+import { chunk, fakeRetriever, harness, scriptedModels, turn, completed } from "./support.js";
 
 /** Frustration from the conversation, not one message; and the clarify budget of replies that pick nothing. */
 
@@ -85,11 +83,6 @@ const health = chunk("health-supplementary-en#5", "The monthly premium is 2,500,
   product: "health-supplementary",
   domain: "health",
 });
-
-function completed(attempt: TurnAttempt): TurnResult {
-  if (attempt.kind !== "completed") throw new Error(`expected completed, got ${attempt.kind}`);
-  return attempt.result;
-}
 
 describe("replies to a clarifying question that pick none of its options", () => {
   it("count toward the clarify budget: the question again, then budget_exhausted", async () => {

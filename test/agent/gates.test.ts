@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GateClass, GateReading, Gates } from "../../src/agent/gates.js";
-import type { TurnResult } from "../../src/domain/turn.js";
 import { GATE_CLASSES } from "../../src/learn/index.js";
-import type { TurnAttempt } from "../../src/service/types.js";
-import { bundleGates, chunk, fakeRetriever, harness, scriptedModels, turn } from "./support.js";
+import { bundleGates, chunk, fakeRetriever, harness, scriptedModels, turn, completed } from "./support.js";
 
 /**
  * The learned gate in the graph: each class routes where the ADR says, acting alone when it is
@@ -22,11 +20,6 @@ function fixedGates(label: GateClass, p: number, confident: boolean): Gates {
   const rest = (1 - p) / (GATE_CLASSES.length - 1);
   const scores = Object.fromEntries(GATE_CLASSES.map((c) => [c, c === label ? p : rest])) as GateReading["scores"];
   return { read: () => ({ label, probability: p, confident, scores }) };
-}
-
-function completed(attempt: TurnAttempt): TurnResult {
-  if (attempt.kind !== "completed") throw new Error(`expected completed, got ${attempt.kind}`);
-  return attempt.result;
 }
 
 async function run(h: ReturnType<typeof harness>, text: string) {

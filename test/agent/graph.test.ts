@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { EMPTY_TAXONOMY } from "../../src/domain/taxonomy.js";
 import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
-import type { NodeProgressEvent, TurnResult, WatchItem } from "../../src/domain/turn.js";
-import type { TurnAttempt } from "../../src/service/types.js";
+import type { NodeProgressEvent, WatchItem } from "../../src/domain/turn.js";
 import { ModelError } from "../../src/models/errors.js";
 import type { ModelProvider } from "../../src/models/provider.js";
-import { chunk, failing, fakeRetriever, guardPriceRows, harness, scriptedModels, turn } from "./support.js";
+import { chunk, failing, fakeRetriever, guardPriceRows, harness, scriptedModels, turn, completed } from "./support.js";
 
 const deductible = chunk("motor-body-en#3", "The deductible is 10% of the assessed damage. The minimum deductible is 5,000,000 rials.", {
   title: "Motor Body Insurance",
@@ -22,11 +21,6 @@ const knowledge = () => ({ intent: "knowledge" as const, confidence: 0.9 });
 /** A row of a product documented in Persian only, asked about in English. */
 const persianRow = chunk("visitor-fa#2", "طرح پلاس — ۶۱–۷۰ سال — ۹۰ روز: ۱٬۰۶۵ درهم.", { title: "بیمه میهمان", product: "visitor", domain: "medical", lang: "fa" });
 const verbatimDraft = () => ({ claims: [{ text: "The minimum deductible is 5,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.8 });
-
-function completed(attempt: TurnAttempt): TurnResult {
-  if (attempt.kind !== "completed") throw new Error(`expected completed, got ${attempt.kind}`);
-  return attempt.result;
-}
 
 async function run(h: ReturnType<typeof harness>, text: string, patch = {}) {
   const events: NodeProgressEvent[] = [];

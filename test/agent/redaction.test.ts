@@ -5,9 +5,8 @@ import { createRedactor, DEFAULT_REDACTION, type KindActions, type RedactionFiel
 import { freshTurnState, turnDefaults, type AgentStateValue } from "../../src/agent/state.js";
 import type { NodeProgressEvent, TurnOutcome, TurnResult } from "../../src/domain/turn.js";
 import { threadKey } from "../../src/persistence/index.js";
-import type { TurnAttempt } from "../../src/service/types.js";
 import { fa, leakedValues, VALUES } from "../support/pii.js";
-import { bundle, chunk, fakeRetriever, harness, scriptedModels, turn, type Harness } from "./support.js";
+import { bundle, chunk, fakeRetriever, harness, scriptedModels, turn, type Harness, completed } from "./support.js";
 
 const all = (action: "keep" | "mask" | "drop"): KindActions => ({ national_id: action, mobile: action, card: action, iban: action, email: action });
 const withPolicy = (fields: Partial<Record<RedactionField, KindActions>>): AgentBundle => ({ ...bundle, redaction: { ...DEFAULT_REDACTION, ...fields } });
@@ -18,11 +17,6 @@ const MESSAGES = [
   `کد ملی من ${fa(VALUES.nationalId)} و کارتم ${fa("6037 9911 9999 9990")} است`,
   `I want to talk to a human. Sheba ${VALUES.iban}, mobile +98 935 111 2233`,
 ];
-
-function completed(attempt: TurnAttempt): TurnResult {
-  if (attempt.kind !== "completed") throw new Error(`expected completed, got ${attempt.kind}`);
-  return attempt.result;
-}
 
 async function converse(agentBundle: AgentBundle = bundle): Promise<{ h: Harness; results: TurnResult[] }> {
   const models = scriptedModels({ triage: () => ({ intent: "chitchat", confidence: 0.9 }) });

@@ -10,8 +10,8 @@ import { compileGraph } from "../../src/agent/graph.js";
 import { createPolicy } from "../../src/agent/policy.js";
 import { createGates, type GateReading, type Gates } from "../../src/agent/gates.js";
 import { createTurnService } from "../../src/service/turns.js";
-import type { TurnInput } from "../../src/domain/turn.js";
-import type { TurnService } from "../../src/service/types.js";
+import type { NodeProgressEvent, TurnInput, TurnResult } from "../../src/domain/turn.js";
+import type { TurnAttempt, TurnService } from "../../src/service/types.js";
 import { ModelError } from "../../src/models/errors.js";
 import type { ModelProvider } from "../../src/models/provider.js";
 import { ROLE_SCHEMAS, type Role, type RoleIO } from "../../src/models/roles.js";
@@ -174,6 +174,19 @@ export const turn = (text: string, patch: Partial<TurnInput> = {}): TurnInput =>
   requestId: "",
   ...patch,
 });
+
+/** The result of a turn that must have completed (not refused, busy or replayed). */
+export function completed(attempt: TurnAttempt): TurnResult {
+  if (attempt.kind !== "completed") throw new Error(`expected completed, got ${attempt.kind}`);
+  return attempt.result;
+}
+
+/** Runs a turn that must complete: its result and the nodes it went through. */
+export async function runCompleted(h: Harness, text: string): Promise<{ result: TurnResult; path: string[] }> {
+  const events: NodeProgressEvent[] = [];
+  const result = completed(await h.service.runTurn(turn(text), { onProgress: (e) => events.push(e) }));
+  return { result, path: events.filter((e) => e.phase === "completed").map((e) => e.node) };
+}
 
 /** Two rows of a device price table (value band × Monthly | Annual), as the chunker renders them. */
 export function guardPriceRows(): Chunk[] {

@@ -2,7 +2,7 @@ import { questionOf } from "../../text/sentences.js";
 import type { HistoryLine } from "../../domain/conversation.js";
 import type { UserProfile } from "../../domain/profile.js";
 import { detectLanguage, foldForMatch, normalizeText, type Language } from "../../text/index.js";
-import { parseQuantities, type Quantity } from "../../text/quantities.js";
+import { judgeable, parseQuantities, type Quantity } from "../../text/quantities.js";
 import type { ContextualizeInput, ContextualizeOutput } from "../roles.js";
 import {
   ELLIPSIS_END,
@@ -229,9 +229,6 @@ export function contextualize(input: ContextualizeInput): ContextualizeOutput {
   return { query: trimmed !== "" ? trimmed : text.trim() !== "" ? text.trim().slice(0, MAX_QUERY_CHARS) : "?" };
 }
 
-/** Kinds of quantity a row or column of a table can hold: an age band, a trip length, a value band. */
-const CARRIED_KINDS: ReadonlySet<Quantity["kind"]> = new Set(["age", "days", "money"]);
-
 /**
  * The quantities the conversation stated that a follow-up's query must still carry: those of the
  * previous message that its query left out (they were in a statement: "My sister is 25. How much
@@ -240,11 +237,12 @@ const CARRIED_KINDS: ReadonlySet<Quantity["kind"]> = new Set(["age", "days", "mo
  * replaced ("and for 3 months?" replaces the 30 days, not the age).
  */
 function statedQuantities(previousQuery: string, previousText: string, text: string, turnStatesQuantity: boolean): Quantity[] {
-  const judgeable = (t: string) => parseQuantities(t).filter((q) => CARRIED_KINDS.has(q.kind));
-  const turnKinds = new Set(judgeable(text).map((q) => q.kind));
-  const inQuery = judgeable(previousQuery);
+  // What a table's rows can hold: an age band, a trip length, a value band.
+  const stated = (t: string) => parseQuantities(t).filter(judgeable);
+  const turnKinds = new Set(stated(text).map((q) => q.kind));
+  const inQuery = stated(previousQuery);
   const queryKinds = new Set(inQuery.map((q) => q.kind));
-  const fromText = judgeable(previousText).filter((q) => !queryKinds.has(q.kind));
+  const fromText = stated(previousText).filter((q) => !queryKinds.has(q.kind));
   const candidates = turnStatesQuantity ? [...inQuery, ...fromText] : fromText;
   const seen = new Set<Quantity["kind"]>();
   return candidates.filter((q) => {

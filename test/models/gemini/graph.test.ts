@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { NodeProgressEvent, TurnResult } from "../../../src/domain/turn.js";
-import type { TurnAttempt } from "../../../src/service/types.js";
 import { createGeminiModelProvider } from "../../../src/models/gemini/index.js";
 import type { Gates } from "../../../src/agent/gates.js";
-import { bundle, bundleGates, chunk, fakeRetriever, harness, turn } from "../../agent/support.js";
+import { bundle, runCompleted, bundleGates, chunk, fakeRetriever, harness } from "../../agent/support.js";
 import { chunksInPrompt, startFakeGemini, type FakeGemini, type GenerateHandler } from "../../support/fake-gemini.js";
 
 /**
@@ -32,17 +30,6 @@ function geminiHarness(handler: GenerateHandler, gates?: Gates) {
   return harness({ models, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]), ...(gates ? { gates } : {}) });
 }
 
-function completed(attempt: TurnAttempt): TurnResult {
-  if (attempt.kind !== "completed") throw new Error(`expected completed, got ${attempt.kind}`);
-  return attempt.result;
-}
-
-async function run(h: ReturnType<typeof harness>, text: string) {
-  const events: NodeProgressEvent[] = [];
-  const result = completed(await h.service.runTurn(turn(text), { onProgress: (e) => events.push(e) }));
-  return { result, path: events.filter((e) => e.phase === "completed").map((e) => e.node) };
-}
-
 const roles = () => fake.generateCalls().map((c) => c.role);
 
 describe("turns through the Gemini provider (fake API)", () => {
@@ -55,7 +42,7 @@ describe("turns through the Gemini provider (fake API)", () => {
         usage: { promptTokenCount: 900, candidatesTokenCount: 40 },
       };
     });
-    const { result, path } = await run(h, "What is the minimum deductible for body insurance?");
+    const { result, path } = await runCompleted(h, "What is the minimum deductible for body insurance?");
     expect(path).toEqual(["load_memory", "triage", "contextualize", "retrieve", "grade", "generate", "verify", "write_memory", "record_turn"]);
     expect(result.outcome).toMatchObject({
       kind: "answer",
@@ -77,7 +64,7 @@ describe("turns through the Gemini provider (fake API)", () => {
         ? { json: { intent: "knowledge", confidence: 0.95 } }
         : { json: { claims: [{ text: "The minimum deductible is 6,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.9 } },
     );
-    const { result, path } = await run(h, "What is the minimum deductible?");
+    const { result, path } = await runCompleted(h, "What is the minimum deductible?");
     expect(path).toEqual(["load_memory", "triage", "contextualize", "retrieve", "grade", "generate", "verify", "generate", "verify", "escalate", "record_turn"]);
     expect(result.outcome).toMatchObject({ kind: "escalate", reason: "ungrounded" });
     if (result.outcome.kind !== "escalate") throw new Error();
@@ -96,7 +83,7 @@ describe("turns through the Gemini provider (fake API)", () => {
         ? { json: { intent: "knowledge", confidence: 0.95 } }
         : { json: { claims: [{ text: "The minimum deductible is 5,000,000 rials.", chunkIds: ["motor-body-en#99"] }], answered: true, confidence: 0.9 } },
     );
-    const { result } = await run(h, "What is the minimum deductible?");
+    const { result } = await runCompleted(h, "What is the minimum deductible?");
     expect(result.outcome).toMatchObject({ kind: "escalate", reason: "ungrounded" });
     if (result.outcome.kind !== "escalate") throw new Error();
     expect(result.outcome.detail).toContain("cites chunks not retrieved this turn: motor-body-en#99");
@@ -111,7 +98,7 @@ describe("turns through the Gemini provider (fake API)", () => {
       if (call.role === "grade") return { json: { verdict: "sufficient", relevantChunkIds: ["motor-body-en#3"] } };
       return { json: { claims: [{ text: "You pay at least 5,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.8 } };
     });
-    const { result } = await run(h, "What is the least I pay?");
+    const { result } = await runCompleted(h, "What is the least I pay?");
     expect(result.outcome).toMatchObject({ kind: "answer", text: "You pay at least 5,000,000 rials." });
     expect(roles()).toEqual(["triage", "grade", "generate", "verify"]);
     const verify = fake.generateCalls().find((c) => c.role === "verify")!;
@@ -125,7 +112,7 @@ describe("turns through the Gemini provider (fake API)", () => {
       if (call.role === "grade") return { json: { verdict: "sufficient", relevantChunkIds: ["motor-body-en#3"] } };
       return { json: { claims: [], answered: false, confidence: 0.2 } };
     });
-    const { result } = await run(h, "Does it cover volcanic eruptions on Mars?");
+    const { result } = await runCompleted(h, "Does it cover volcanic eruptions on Mars?");
     expect(result.outcome).toMatchObject({ kind: "escalate", reason: "low_confidence" });
   });
 
@@ -138,7 +125,7 @@ describe("turns through the Gemini provider (fake API)", () => {
         ? { text: "The minimum deductible is 5,000,000 rials." }
         : { json: { claims: [{ text: "The minimum deductible is 5,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.9 } };
     });
-    const { result } = await run(h, "What is the minimum deductible?");
+    const { result } = await runCompleted(h, "What is the minimum deductible?");
     expect(result.outcome.kind).toBe("answer");
     expect(result.stats.modelCalls).toBe(3);
     expect(result.stats.roles["generate"]?.calls).toBe(2);
@@ -146,7 +133,7 @@ describe("turns through the Gemini provider (fake API)", () => {
 
   it("hands off with dependency_failure when the API keeps failing: 500 on all three attempts", async () => {
     const h = geminiHarness(() => ({ status: 500, message: "backend error" }));
-    const { result, path } = await run(h, "What is the minimum deductible?");
+    const { result, path } = await runCompleted(h, "What is the minimum deductible?");
     expect(path).toEqual(["load_memory", "triage", "escalate", "record_turn"]);
     expect(result.outcome).toMatchObject({
       kind: "escalate",
@@ -164,7 +151,7 @@ describe("turns through the Gemini provider (fake API)", () => {
       if (call.role === "triage") return ++triageCalls === 1 ? { status: 429, message: "quota" } : { json: { intent: "knowledge", confidence: 0.95 } };
       return { json: { claims: [{ text: "The minimum deductible is 5,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.9 } };
     });
-    const { result } = await run(h, "What is the minimum deductible?");
+    const { result } = await runCompleted(h, "What is the minimum deductible?");
     expect(result.outcome.kind).toBe("answer");
     expect(roles()).toEqual(["triage", "triage", "generate"]);
   });
@@ -174,11 +161,11 @@ describe("turns through the Gemini provider (fake API)", () => {
       () => ({ json: { claims: [{ text: "The minimum deductible is 5,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.9 } }),
       bundleGates,
     );
-    const { result } = await run(h, "What is the minimum deductible for motor body insurance?");
+    const { result } = await runCompleted(h, "What is the minimum deductible for motor body insurance?");
     expect(result.outcome.kind).toBe("answer");
     expect(roles()).toEqual(["generate"]);
     fake.calls.length = 0;
-    const escalated = await run(
+    const escalated = await runCompleted(
       geminiHarness(() => ({ status: 500 }), bundleGates),
       "could you put a real human on the line",
     );
@@ -192,7 +179,7 @@ describe("turns through the Gemini provider (fake API)", () => {
         ? { json: { intent: "account", confidence: 0.8 } }
         : { json: { claims: [{ text: "The minimum deductible is 5,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.9 } },
     );
-    const { result } = await run(h, "and mine?");
+    const { result } = await runCompleted(h, "and mine?");
     const triage = fake.generateCalls().find((c) => c.role === "triage")!;
     expect(triage.system).toContain("Your one decision: is the message a knowledge question, or not?");
     expect(triage.user).toContain("The classifier leaned towards: a question the documents can answer");

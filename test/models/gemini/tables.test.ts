@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { NodeProgressEvent, TurnResult } from "../../../src/domain/turn.js";
-import type { TurnAttempt } from "../../../src/service/types.js";
 import { createGeminiModelProvider, renderRolePrompt } from "../../../src/models/gemini/index.js";
 import { toEvidence } from "../../../src/agent/evidence.js";
-import { bundle, chunk, fakeRetriever, guardPriceRows, harness, turn } from "../../agent/support.js";
+import { bundle, runCompleted, chunk, fakeRetriever, guardPriceRows, harness } from "../../agent/support.js";
 import { chunksInPrompt, startFakeGemini, type FakeGemini, type GenerateHandler } from "../../support/fake-gemini.js";
 
 /**
@@ -31,24 +29,13 @@ function geminiHarness(handler: GenerateHandler) {
   return harness({ models, retriever: fakeRetriever(() => rows.map((c) => ({ chunk: c, score: 0.8 }))) });
 }
 
-function completed(attempt: TurnAttempt): TurnResult {
-  if (attempt.kind !== "completed") throw new Error(`expected completed, got ${attempt.kind}`);
-  return attempt.result;
-}
-
-async function run(h: ReturnType<typeof harness>, text: string) {
-  const events: NodeProgressEvent[] = [];
-  const result = completed(await h.service.runTurn(turn(text), { onProgress: (e) => events.push(e) }));
-  return { result, path: events.filter((e) => e.phase === "completed").map((e) => e.node) };
-}
-
 const answer = (text: string, chunkId = "guard-en#2") => ({ json: { claims: [{ text, chunkIds: [chunkId] }], answered: true, confidence: 0.9 } });
 const generateCalls = () => fake.generateCalls().filter((c) => c.role === "generate");
 
 describe("tables on the Gemini path (fake API)", () => {
   it("renders the row with its headers and offers the reader's cell first; quoting it passes grounding without a verify call", async () => {
     const h = geminiHarness(() => answer(CELL));
-    const { result } = await run(h, QUESTION);
+    const { result } = await runCompleted(h, QUESTION);
     expect(result.outcome).toMatchObject({ kind: "answer", answerKind: "grounded", text: `${CELL}.`, citations: [{ chunkId: "guard-en#2" }] });
     expect(fake.generateCalls().map((c) => c.role)).toEqual(["triage", "generate"]);
     const [call] = generateCalls();
@@ -74,7 +61,7 @@ describe("tables on the Gemini path (fake API)", () => {
 
   it("rejects a rendered cell whose figure was changed, and regenerates from the chunks alone", async () => {
     const h = geminiHarness(() => answer("Premium (rials) — 20,000,001–50,000,000 rials — Annual: 3,950,000"));
-    const { result } = await run(h, QUESTION);
+    const { result } = await runCompleted(h, QUESTION);
     expect(result.outcome).toMatchObject({ kind: "escalate", reason: "ungrounded" });
     if (result.outcome.kind !== "escalate") throw new Error();
     expect(result.outcome.detail).toContain("number 3950000 not in the cited chunk guard-en#2");
@@ -87,7 +74,7 @@ describe("tables on the Gemini path (fake API)", () => {
 
   it("rejects a figure of the neighbouring row cited to this row", async () => {
     const h = geminiHarness(() => answer("Premium (rials) — 20,000,001–50,000,000 rials — Annual: 1,990,000"));
-    const { result } = await run(h, QUESTION);
+    const { result } = await runCompleted(h, QUESTION);
     expect(result.outcome).toMatchObject({ kind: "escalate", reason: "ungrounded" });
     if (result.outcome.kind !== "escalate") throw new Error();
     expect(result.outcome.detail).toContain("number 1990000 not in the cited chunk guard-en#2");
@@ -99,7 +86,7 @@ describe("tables on the Gemini path (fake API)", () => {
         ? { json: { claims: [{ index: 0, supported: true, reason: "the Annual cell of the row" }] } }
         : answer("For a device worth 20,000,001–50,000,000 rials the annual premium is 3,850,000 rials."),
     );
-    const { result } = await run(h, QUESTION);
+    const { result } = await runCompleted(h, QUESTION);
     expect(result.outcome).toMatchObject({ kind: "answer", citations: [{ chunkId: "guard-en#2" }] });
     const verify = fake.generateCalls().find((c) => c.role === "verify")!;
     expect(verify.system).toContain('A chunk with unit="table row" is one row of a table');
@@ -108,7 +95,7 @@ describe("tables on the Gemini path (fake API)", () => {
 
   it("a table clarify is unchanged: no answer is drafted", async () => {
     const h = geminiHarness((call) => (call.role === "clarify" ? { json: { question: "Monthly or annual?" } } : answer(CELL)));
-    const { result } = await run(h, "What is the guard premium for a phone worth 30,000,000 rials?");
+    const { result } = await runCompleted(h, "What is the guard premium for a phone worth 30,000,000 rials?");
     expect(result.outcome).toMatchObject({ kind: "clarify", options: [{ label: "Monthly" }, { label: "Annual" }] });
     expect(generateCalls()).toHaveLength(0);
   });
