@@ -1,6 +1,7 @@
 import { analyze } from "../text/analysis/index.js";
 import { toAsciiDigits } from "../text/normalize.js";
 import type { Attribute } from "./question.js";
+import { CURRENCY } from "../text/currency.js";
 
 /**
  * The words that name each attribute, in both languages, analysed: a question asking "how much
@@ -67,10 +68,12 @@ export function speaksOf(terms: ReadonlySet<string>, attribute: Attribute): bool
  * Forms that say the attribute without naming it: "up to 2,000", «تا ۲٬۰۰۰» is a limit however the
  * row is labelled ("Dental").
  */
-const UP_TO_AMOUNT = /(?:^|[\s(])(?:up to|upto|max(?:imum)?\.?|at most|تا|حداکثر)\s*(?:aed|usd|\$|€|£)?\s*\d/iu;
+const UP_TO_AMOUNT = new RegExp(String.raw`(?:^|[\s(])(?:up to|upto|max(?:imum)?\.?|at most|تا|حداکثر)\s*${CURRENCY}?\s*\d`, "iu");
 // An amount of money for a period ("AED 95/year", «سالانه ۹۵ درهم») is a price.
-const PER_PERIOD =
-  /(?:aed|usd|eur|gbp|irr|dhs?|\$|€|£|rials?|dirhams?|ریال|درهم|تومان)\s*[\d.,٬]+\s*(?:\/|per|a|an|each)\s*(?:year|yr|month|mo|annum|week|day)\b|[\d.,٬]+\s*(?:aed|usd|eur|dhs?|rials?|dirhams?|ریال|درهم|تومان)\s*(?:\/|per|a|an|each|در)\s*(?:year|yr|month|mo|annum|سال|ماه)/iu;
+const PER_PERIOD = new RegExp(
+  String.raw`${CURRENCY}\s*[\d.,٬]+\s*(?:\/|per|a|an|each)\s*(?:year|yr|month|mo|annum|week|day)\b|[\d.,٬]+\s*${CURRENCY}\s*(?:\/|per|a|an|each|در)\s*(?:year|yr|month|mo|annum|سال|ماه)`,
+  "iu",
+);
 const SPOKEN_BY_FORM: Partial<Record<Attribute, RegExp>> = {
   price: PER_PERIOD,
   limit: UP_TO_AMOUNT,
@@ -84,6 +87,8 @@ export function formSpeaksOf(raw: string, attribute: Attribute): boolean {
 }
 
 const MONEY_OR_NUMBER = /\d/u;
+const PERIOD_FIGURE = /\d[\d.,٬]*\s*(?:-|to|–|تا)?\s*(?:\d[\d.,٬]*\s*)?(?:days?|nights?|hours?|hrs?|weeks?|months?|years?|روز|روزه|شب|ساعت|هفته|ماه|سال)(?![\p{L}])/giu;
+const TIMED: ReadonlySet<Attribute> = new Set<Attribute>(["waiting", "deadline", "duration", "age"]);
 // "Windscreen claims have no excess", "free of charge": none is an amount too. (Not for waiting
 // periods: "accidents from day one" is the exception beside the period asked about.)
 const NONE: Partial<Record<Attribute, RegExp>> = {
@@ -108,8 +113,11 @@ export function formFits(raw: string, asked: readonly Attribute[]): boolean {
       case "price":
       case "deductible":
         return MONEY_OR_NUMBER.test(text) || NONE[a]!.test(text);
-      case "waiting":
       case "limit":
+        // A limit is a sum or a count: a passage whose only figures are lengths of time ("within 7
+        // days", «۴۸ ساعت») states a deadline, unless the question asks for a length too.
+        return MONEY_OR_NUMBER.test(asked.some((b) => TIMED.has(b)) ? text : text.replace(PERIOD_FIGURE, " "));
+      case "waiting":
       case "deadline":
       case "duration":
       case "discount":

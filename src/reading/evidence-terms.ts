@@ -1,6 +1,7 @@
 import type { Taxonomy } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
 import { foldForMatch } from "../text/normalize.js";
+import { CURRENCY_WORDS } from "../text/currency.js";
 
 /**
  * Terms as the reader weighs them: by how rare they are in the tenant's own documents (its
@@ -32,8 +33,8 @@ export function isAsking(term: string): boolean {
  */
 const QUANTITY_FRAME = new Set(
   analyze(`worth valued value paid pay cost price bought old aged age yrs yr years year months month weeks week days day nights night
-    k thousand million aed dhs dirham dirhams usd dollars euro euros rial rials toman tomans
-    ساله سالمه سالشه سالش سال سن سنم ماه ماهه ماهشه هفته روز روزه شب هزار میلیون درهم درهمی ریال تومان دلار یورو ارزش قیمت`),
+    k thousand million درهمی ${CURRENCY_WORDS}
+    ساله سالمه سالشه سالش سال سن سنم ماه ماهه ماهشه هفته روز روزه شب هزار میلیون ارزش قیمت`),
 );
 
 /** "how long does it take": the asking of a duration (the question's attribute), not words "long" and "take" to find. */

@@ -81,7 +81,8 @@ const CUES: ReadonlyArray<[Attribute, RegExp]> = [
   ["discount", new RegExp(W("discounts?|cheaper|reduction|no[- ]claims? bonus|تخفیف|ارزان تر|ارزانتر"), "u")],
   ["refund", new RegExp(W("refunds?|refundable|money back|reimburs\\w*|استرداد|برگشت پول|بازپرداخت"), "u")],
   ["documents", new RegExp(W("documents?|paperwork|papers|what do i need to (?:send|submit|provide)|مدارک|مدرک|چه مدارکی"), "u")],
-  ["hours", new RegExp(W("opening hours|hours|open|opens|close|closes|what time|until when|ساعت|ساعات|ساعت کاری|باز|تعطیل|چه ساعتی|تا ساعت چند"), "u")],
+  // «ساعت» alone is as often a watch or a count of hours («۴۸ ساعت») as opening hours: only its asking phrases count.
+  ["hours", new RegExp(W("opening hours|hours|open|opens|close|closes|what time|until when|ساعات|ساعت کاری|ساعت چند|باز|تعطیل|چه ساعتی|تا ساعت چند"), "u")],
   // "phone" alone is as often the insured device as a way to call: only its contact phrases count.
   [
     "contact",

@@ -7,6 +7,7 @@ import type { CellReading, Table } from "./table.js";
 import type { ReadingUnit } from "./types.js";
 import { conceptsIn, statedIntervals, termSet, union } from "./unit-terms.js";
 import type { Language } from "../text/language.js";
+import { CURRENCY } from "../text/currency.js";
 
 const PERSIAN_TERM = /[\u0600-\u06FF]/u;
 
@@ -86,8 +87,7 @@ export const FIGURE_ATTRIBUTES: ReadonlySet<Attribute> = new Set(["price", "limi
 export const LIMIT: ReadonlySet<Attribute> = new Set<Attribute>(["limit"]);
 
 /** A sum of money as a table cell states it ("AED 2,500", «۲٬۵۰۰ درهم», "€500"). */
-export const AMOUNT =
-  /(?:aed|usd|eur|gbp|irr|dhs?|\$|€|£|rials?|dirhams?|ریال|درهم|تومان)\s*[\d٠-٩۰-۹]|[\d٠-٩۰-۹][\d٠-٩۰-۹.,٬]*\s*(?:aed|usd|eur|dhs?|rials?|dirhams?|ریال|درهم|تومان)/iu;
+export const AMOUNT = new RegExp(String.raw`${CURRENCY}\s*[\d٠-٩۰-۹]|[\d٠-٩۰-۹][\d٠-٩۰-۹.,٬]*\s*${CURRENCY}`, "iu");
 
 /** Amounts of money a passage can state, each named by its own nouns: one is not another. */
 export const AMOUNT_ATTRIBUTES: readonly Attribute[] = ["price", "limit", "deductible", "discount"];

@@ -5,6 +5,7 @@ import { judgeable, parseInterval, quantityFits, unitHint, type Quantity } from 
 import { speaksOf } from "./attributes.js";
 import type { QuestionAnalysis } from "./question.js";
 import type { ReadingUnit } from "./types.js";
+import { CURRENCY_WORDS } from "../text/currency.js";
 
 /**
  * Reading a table: pick the row and the column that satisfy the question's constraints — a
@@ -94,7 +95,7 @@ const CONCEPT_LABEL_WEIGHT = 0.9;
 
 // Words that name a unit, not a row: every row of a trip-length column says "days".
 const UNIT_WORDS = new Set(
-  analyze("day days night nights week weeks month months year years old age aged aed dirham dirhams usd rial rials toman روز روزه شب هفته ماه سال ساله سن درهم ریال تومان"),
+  analyze(`day days night nights week weeks month months year years old age aged روز روزه شب هفته ماه سال ساله سن ${CURRENCY_WORDS}`),
 );
 
 /**

@@ -1,4 +1,5 @@
 import { foldForMatch } from "./normalize.js";
+import { CURRENCY, CURRENCY_NAME, CURRENCY_SYMBOL } from "./currency.js";
 
 /**
  * Quantities in questions and intervals in table labels, in both languages and every digit
@@ -90,11 +91,8 @@ const AGE = [
   new RegExp(String.raw`(?<=(?:${PERSON})\s*)\((\d{1,3})\)`, "gu"),
 ];
 const MONEY = [
-  new RegExp(String.raw`(?:aed|dhs?|usd|eur|gbp|irr|\$|€|£)\s*(${NUM})\s*(k|thousand|m|mn|million)?(?![\p{L}])`, "gu"),
-  new RegExp(
-    String.raw`(${NUM})\s*(k|thousand|m|mn|million|هزار|میلیون)?\s*(?:aed|dhs?|dirhams?|درهم|usd|dollars?|دلار|euros?|یورو|rials?|ریال|tomans?|تومان|تومن)(?![\p{L}])`,
-    "gu",
-  ),
+  new RegExp(String.raw`${CURRENCY}\s*(${NUM})\s*(k|thousand|m|mn|million)?(?![\p{L}])`, "gu"),
+  new RegExp(String.raw`(${NUM})\s*(k|thousand|m|mn|million|هزار|میلیون)?\s*${CURRENCY_NAME}(?![\p{L}])`, "gu"),
   new RegExp(
     String.raw`(?:worth|value|valued at|cost|costs|paid|pay|bought (?:it )?for|price of|ارزش|قیمت)\s*(?:of|is|about|around|approximately|like|roughly|~)?\s*(${NUM})\s*(k|thousand|m|mn|million|هزار|میلیون)?`,
     "gu",
@@ -138,7 +136,7 @@ export function parseQuantities(text: string): Quantity[] {
 const DAY_WORDS = /(?<![\p{L}])(?:days?|nights?|روز|روزه|شب)(?![\p{L}])/u;
 const MONTH_WORDS = /(?<![\p{L}])(?:months?|ماه|ماهه)(?![\p{L}])/u;
 const YEAR_WORDS = /(?<![\p{L}])(?:years?|yrs?|age|ages|aged|سال|ساله|سن|سنی)(?![\p{L}])/u;
-const MONEY_WORDS = /(?<![\p{L}])(?:aed|dhs?|dirhams?|درهم|usd|eur|rials?|ریال|تومان|value|worth|price|sum insured|ارزش|مبلغ)(?![\p{L}])|[$€£]/u;
+const MONEY_WORDS = new RegExp(String.raw`(?<![\p{L}])(?:${CURRENCY_NAME}|value|worth|price|sum insured|ارزش|مبلغ)(?![\p{L}])|${CURRENCY_SYMBOL}`, "u");
 
 /** What the numbers of a label (or of the header above it) measure. */
 export function unitHint(text: string): UnitHint {

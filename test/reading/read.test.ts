@@ -616,4 +616,44 @@ describe("the reader", () => {
     });
     expect(verdict).toMatchObject({ kind: "answer", claims: [{ text: expect.stringContaining("Clean record: $2,160"), chunkIds: ["road#b"] }] });
   });
+
+  it("asks which plan of a sublimit table whose amounts are in dollars, «ساعت» being a watch there, not opening hours", () => {
+    const grid: TableOf = { documentId: "keel", title: "بیمه واحد کیل", product: "keel", domain: "home", section: "سقف‌های فرعی", caption: null, labelHeader: "نوع مال" };
+    const rows = [
+      tableRow(grid, "j", "جواهرات و ساعت (سرقت)", [
+        ["کیل استاندارد", "۲٬۰۰۰ دلار"],
+        ["کیل کامل", "۶٬۰۰۰ دلار"],
+      ]),
+      tableRow(grid, "b", "دوچرخه", [
+        ["کیل استاندارد", "۱٬۰۰۰ دلار"],
+        ["کیل کامل", "۳٬۰۰۰ دلار"],
+      ]),
+    ].map((r) => ({ ...r, lang: "fa" as const }));
+    const keel = buildTaxonomy([{ id: "keel", title: grid.title, product: "keel", domain: "home", lang: "fa", text: rows.map((r) => r.text).join("\n") }]);
+    const verdict = read({ query: "سقف پوشش سرقت جواهرات و ساعت چقدره؟", language: "fa", units: rows, taxonomy: keel });
+    expect(verdict).toMatchObject({ kind: "clarify_table", options: [{ label: "کیل استاندارد" }, { label: "کیل کامل" }] });
+    // The plan named, the cell answers.
+    expect(read({ query: "سقف سرقت جواهرات و ساعت در کیل کامل چقدره؟", language: "fa", units: rows, taxonomy: keel })).toMatchObject({
+      kind: "answer",
+      claims: [{ text: expect.stringContaining("۶٬۰۰۰ دلار"), chunkIds: ["keel#j"] }],
+    });
+  });
+
+  it("does not answer a limit with a passage whose only figures are lengths of time", () => {
+    const deadline: ReadingUnit = {
+      ...base,
+      domain: "homes",
+      chunkId: "nest#d",
+      documentId: "nest",
+      title: "Nest Home Cover",
+      product: "nest",
+      sectionPath: ["Time limits"],
+      text: "Report a theft to the police within 48 hours.",
+      shape: { kind: "paragraph" },
+    };
+    const nest = buildTaxonomy([{ id: "nest", title: "Nest Home Cover", product: "nest", domain: "homes", lang: "en", text: `# Time limits\n${deadline.text}` }]);
+    expect(read({ query: "what is the theft limit on nest?", language: "en", units: [deadline], taxonomy: nest }).kind).toBe("insufficient");
+    // Asked for a length of time, the same passage answers.
+    expect(read({ query: "what is the time limit to report a theft on nest?", language: "en", units: [deadline], taxonomy: nest }).kind).toBe("answer");
+  });
 });

@@ -27,6 +27,11 @@ describe("quantities in questions", () => {
     // "a month" after a price is a rate, not a length of time; after "within" it is one.
     ["how much a month for my bunny? she’s 6", [{ kind: "age", value: 6 }]],
     ["within a month of the loss", [{ kind: "days", value: 30 }]],
+    // Any insurer's currency is money, by code, word or symbol; a weight in pounds is not.
+    ["the bike was 2,000 CAD", [{ kind: "money", value: 2_000 }]],
+    ["a ring of ₹45,000", [{ kind: "money", value: 45_000 }]],
+    ["دوچرخه‌ام ۱۲۰۰ یورو است", [{ kind: "money", value: 1_200 }]],
+    ["my dog weighs 30 pounds", [{ kind: "count", value: 30 }]],
   ])("%s", (text, expected) => {
     expect(parseQuantities(text)).toEqual(expected);
   });

@@ -19,6 +19,7 @@ import {
   type FamilyRole,
 } from "./lexicon.js";
 import { analyzeTerms, isPersianTerm, suffixVariants } from "./terms.js";
+import { CURRENCY_WORDS } from "../../text/currency.js";
 
 /**
  * History-aware query rewriting without a model. A short, elliptical turn ("what about for my
@@ -134,7 +135,7 @@ function rawTokens(text: string, familyLang: Language, names: ReadonlySet<string
 
 // A stated quantity and its unit ("10 days", «۴۷ سال»): carried into a follow-up that states none.
 const QUANTITY_WORDS = new Set(
-  analyzeTerms("day days week weeks month months year years old aged turned turns k thousand aed dirham dirhams روز روزه هفته ماه سال ساله هزار درهم"),
+  analyzeTerms(`day days week weeks month months year years old aged turned turns k thousand روز روزه هفته ماه سال ساله هزار ${CURRENCY_WORDS}`),
 );
 
 function classify(text: string, terms: string[], names: ReadonlySet<string>): Token {
