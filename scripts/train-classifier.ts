@@ -88,7 +88,7 @@ export const DETECTOR_OPTIONS: PresetOptions = {
 export const PRESETS: Record<"gates" | "detector", Preset> = {
   gates: {
     classes: GATE_CLASSES,
-    // The independent authors' training files, frontdesk's own additions, then a third author's
+    // The independent authors' training files, frontdesk's own additions, then a third and a fourth author's
     // training-only lines (bundle/gates/README.md).
     train: [
       "bundle/gates/data/en/train.jsonl",
@@ -97,6 +97,8 @@ export const PRESETS: Record<"gates" | "detector", Preset> = {
       "bundle/gates/data/fa/extra-train.jsonl",
       "bundle/gates/data/en/indep-train.jsonl",
       "bundle/gates/data/fa/indep-train.jsonl",
+      "bundle/gates/data/en/author4-train.jsonl",
+      "bundle/gates/data/fa/author4-train.jsonl",
     ],
     test: ["bundle/gates/data/en/test.jsonl", "bundle/gates/data/fa/test.jsonl"],
     out: "bundle/gates/model.json",

@@ -151,6 +151,24 @@ describe("when the classifier is unsure, the triage model settles knowledge agai
     });
   });
 
+  it("a model that says out of scope or chitchat is believed over a weak lean to a person, the account or frustration", async () => {
+    const h = harness({
+      models: scriptedModels({ triage: () => ({ intent: "out_of_scope", confidence: 0.7 }) }),
+      retriever: fakeRetriever(() => []),
+      gates: fixedGates("frustration", 0.37, false),
+    });
+    const { result, triage } = await run(h, "Is that other company's roadside assistance any good?");
+    expect(result.outcome).toMatchObject({ kind: "answer", answerKind: "out_of_scope" });
+    expect(triage).toBe("classifier unsure (frustration p=0.37); model: out_of_scope → out_of_scope");
+    // A model that names a person keeps the classifier's more specific handoff class.
+    const person = harness({
+      models: scriptedModels({ triage: () => ({ intent: "handoff_request", confidence: 0.7 }) }),
+      retriever: fakeRetriever(() => []),
+      gates: fixedGates("frustration", 0.4, false),
+    });
+    expect((await run(person, "ugh, can someone just sort this out")).result.outcome).toMatchObject({ kind: "escalate", reason: "frustration" });
+  });
+
   it("'not knowledge' with a lean to one of the model's own intents takes the model's intent", async () => {
     const h = harness({
       models: scriptedModels({ triage: () => ({ intent: "account", confidence: 0.7 }) }),

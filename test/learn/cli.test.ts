@@ -69,13 +69,15 @@ describe("train-classifier", () => {
     expect(code).toBe(1);
     expect(err).toBe(
       [
-        'train-classifier: cannot train "gates", 8 problem(s) with the data:',
+        'train-classifier: cannot train "gates", 10 problem(s) with the data:',
         "  bundle/gates/data/en/train.jsonl: not found",
         "  bundle/gates/data/fa/train.jsonl: not found",
         "  bundle/gates/data/en/extra-train.jsonl: not found",
         "  bundle/gates/data/fa/extra-train.jsonl: not found",
         "  bundle/gates/data/en/indep-train.jsonl: not found",
         "  bundle/gates/data/fa/indep-train.jsonl: not found",
+        "  bundle/gates/data/en/author4-train.jsonl: not found",
+        "  bundle/gates/data/fa/author4-train.jsonl: not found",
         "  bundle/gates/data/en/test.jsonl: not found",
         "  bundle/gates/data/fa/test.jsonl: not found",
         'expected JSONL files of {"text","label"} lines there; --train and --test name other files',

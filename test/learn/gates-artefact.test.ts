@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runTrainCli } from "../../scripts/train-classifier.js";
+import { PRESETS, runTrainCli } from "../../scripts/train-classifier.js";
 import { PACKAGE_ROOT } from "../../src/config/config.js";
 import { datasetSha256, GATE_CLASSES, loadClassifier, parseExamples, type Example } from "../../src/learn/index.js";
 
@@ -25,20 +25,22 @@ const read = (files: string[]): Example[] =>
 const artefactText = readFileSync(path.join(ROOT, "bundle/gates/model.json"), "utf8");
 const classifier = loadClassifier(artefactText, "bundle/gates/model.json");
 const test = read(["en/test.jsonl", "fa/test.jsonl"]);
-const train = read(["en/train.jsonl", "fa/train.jsonl", "en/extra-train.jsonl", "fa/extra-train.jsonl", "en/indep-train.jsonl", "fa/indep-train.jsonl"]);
+// The preset's own list: a data file added to training is checked here without a second list to keep in step.
+const train = read(PRESETS.gates.train.map((f) => path.relative(DATA, path.join(ROOT, f))));
 
 const STRICT_RECALL = new Set<string>(GATE_CLASSES.filter((c) => c === "handoff_request" || c.startsWith("restricted:")));
 const target = (c: string) => ({ precision: 0.95, recall: STRICT_RECALL.has(c) ? 0.98 : 0.95 });
 
 /** Figures below target on the held-back split, as reached by the committed artefact. */
 const SHORTFALL: Record<string, { precision?: number; recall?: number }> = {
-  handoff_request: { recall: 0.963 },
-  "restricted:payout": { precision: 0.9123, recall: 0.963 },
-  account: { precision: 0.9206 },
-  frustration: { precision: 0.9077, recall: 0.9077 },
-  chitchat: { precision: 0.8814, recall: 0.8387 },
-  out_of_scope: { precision: 0.8814, recall: 0.9286 },
-  knowledge: { recall: 0.9469 },
+  handoff_request: { recall: 0.9753 },
+  "restricted:complaint": { precision: 0.9464 },
+  "restricted:payout": { precision: 0.8947, recall: 0.9444 },
+  account: { precision: 0.8676 },
+  frustration: { precision: 0.9242, recall: 0.9385 },
+  chitchat: { precision: 0.8923, recall: 0.9355 },
+  out_of_scope: { precision: 0.9123, recall: 0.9286 },
+  knowledge: { recall: 0.9219 },
 };
 
 function recompute() {

@@ -212,10 +212,22 @@ export function triageNode(deps: AgentDeps) {
     const call = await callModel(deps, state, "triage", { text: turn.text, language: state.language, history: state.history, candidate: CANDIDATES[reading.label] }, config.signal);
     if (call.kind !== "ok") return { ...call.accounting, escalation: call.escalation };
     const { intent } = call.output;
-    // Knowledge against the rest. "Not knowledge" keeps the classifier's handoff class when it
-    // leaned to one (the model's intents have no restricted or frustration); otherwise the
-    // model's intent says which of the rest it is.
-    const label: GateClass = intent === "knowledge" ? "knowledge" : routeOf(reading.label).kind !== "intent" ? reading.label : intent;
-    return { ...call.accounting, ...verdict.decide(label, intent) };
+    return { ...call.accounting, ...verdict.decide(settled(reading.label, intent), intent) };
   };
+}
+
+/**
+ * Knowledge against the rest, once the triage model has answered an unsure classifier. A model
+ * that names a handoff (a person, the account) keeps the classifier's more specific handoff class
+ * when it leaned to one (the model's intents have no restricted or frustration). A model that
+ * says chitchat or out of scope is believed over a weak lean to a person, the account or
+ * frustration ("is that other company's roadside assistance any good?" is not anger), but not
+ * over a lean to a restricted intent: a missed payout demand is the worst miss.
+ */
+export function settled(lean: GateClass, intent: Intent): GateClass {
+  if (intent === "knowledge") return "knowledge";
+  const route = routeOf(lean);
+  if (route.kind === "intent") return intent;
+  if (intent === "handoff_request" || intent === "account" || lean.startsWith("restricted:")) return lean;
+  return intent;
 }
