@@ -2,7 +2,7 @@
 """Validate insurance-concepts.tsv.
 
 Checks
-  * every non-comment, non-blank line has exactly 3 tab-separated fields
+  * every non-comment, non-blank line has 3 tab-separated fields, or 4 with broader concept ids
   * concept_id is a lower-case ASCII slug and unique
   * each language column has at least one entry; entries separated by " | "
   * no empty entries, no stray whitespace, no duplicate entry inside a concept
@@ -62,8 +62,10 @@ def main() -> int:
         if line != line.rstrip() and not line.endswith("\t"):
             warnings.append(f"{lineno}: trailing whitespace")
         parts = line.rstrip("\r").split("\t")
+        if len(parts) == 4:
+            parts = parts[:3]  # the broader concept ids: checked by frontdesk's parser
         if len(parts) != 3:
-            errors.append(f"{lineno}: expected 3 tab-separated fields, got {len(parts)}")
+            errors.append(f"{lineno}: expected 3 or 4 tab-separated fields, got {len(parts)}")
             continue
         cid, en, fa = parts
         if not SLUG.match(cid):

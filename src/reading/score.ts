@@ -39,6 +39,8 @@ export const READER_RULES = {
   quantityWeight: 1.5,
   /** A term covered by a word of its concept rather than itself counts this share. */
   conceptWeight: 0.9,
+  /** …and by a word of a broader concept ("pet" for "dog") this share of that. */
+  broaderWeight: 0.8,
   /** A unit that speaks of the asked attribute but lacks its form (a price question, no figure) counts this share. */
   formlessFactor: 0.5,
   maxOptions: 4,
@@ -122,6 +124,11 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
         if (conceptsIn(lexicon, bags.own).has(concept)) m = READER_RULES.conceptWeight;
         else if (conceptsIn(lexicon, bags.context).has(concept)) m = READER_RULES.conceptWeight * READER_RULES.contextWeight;
         else if (conceptsIn(lexicon, bags.title).has(concept)) m = READER_RULES.conceptWeight * READER_RULES.titleWeight;
+        // "my dog" asked of a passage about pets: the broader concept speaks of it, less surely.
+        for (const broader of m === 0 ? lexicon.broaderOf(concept) : []) {
+          const at = conceptsIn(lexicon, bags.own).has(broader) ? 1 : conceptsIn(lexicon, bags.context).has(broader) ? READER_RULES.contextWeight : conceptsIn(lexicon, bags.title).has(broader) ? READER_RULES.titleWeight : 0;
+          m = Math.max(m, READER_RULES.conceptWeight * READER_RULES.broaderWeight * at);
+        }
       }
     }
     if (m === 0) {

@@ -8,7 +8,8 @@ import { analyze } from "./analysis/index.js";
  * language. The lexicon is general insurance vocabulary (data/lexicon, written without reading
  * any insurer's documents); a deployment may point FRONTDESK_LEXICON_FILE at its own.
  *
- * Format: one concept per line, `id<TAB>english | words<TAB>persian | words`; `#` comments.
+ * Format: one concept per line, `id<TAB>english | words<TAB>persian | words`, optionally a fourth
+ * field naming broader concepts (`dog … <TAB>pet`: a dog is a pet); `#` comments.
  * Words and phrases are analysed like any text, so they match whatever the analyzer makes of
  * user text and documents (stems, ZWNJ compounds, normalised letters).
  */
@@ -17,6 +18,11 @@ export interface ConceptLexicon {
   conceptsOf(text: string): string[];
   /** The concept that an analysed term names on its own, if any. */
   conceptOfTerm(term: string): string | undefined;
+  /**
+   * The concepts a concept is a kind of ("pet" for "dog"): a passage about pets speaks of a dog,
+   * not the other way round. One level, as the lexicon states it.
+   */
+  broaderOf(concept: string): readonly string[];
   /** The concepts of already analysed terms (one pass of the analyzer for both). */
   conceptsOfTerms(terms: readonly string[]): string[];
   /** A text's analysed terms followed by its concepts' index tokens ("~theft"): what the sparse index and the lexical reranker see. */
@@ -55,17 +61,19 @@ export function parseConceptLexicon(text: string, source = "lexicon"): ConceptLe
   const contested = new Set<string>();
   const phrases = new Map<string, Phrase[]>();
   const ids = new Set<string>();
+  const broader = new Map<string, string[]>();
+  const broaderAt = new Map<string, string>();
   let hash = 0x811c9dc5;
   for (const [index, raw] of text.split(/\r?\n/u).entries()) {
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) continue;
     const at = `${source}:${index + 1}`;
     const fields = raw.split("\t");
-    if (fields.length !== 3) {
-      problems.push(`${at}: expected 3 tab-separated fields (id, english, persian), got ${fields.length}`);
+    if (fields.length !== 3 && fields.length !== 4) {
+      problems.push(`${at}: expected 3 or 4 tab-separated fields (id, english, persian[, broader ids]), got ${fields.length}`);
       continue;
     }
-    const [id = "", english = "", persian = ""] = fields.map((f) => f.trim());
+    const [id = "", english = "", persian = "", kindOf = ""] = fields.map((f) => f.trim());
     if (!ID.test(id)) {
       problems.push(`${at}: concept id "${id.slice(0, 40)}" is not a lower-case slug`);
       continue;
@@ -75,7 +83,12 @@ export function parseConceptLexicon(text: string, source = "lexicon"): ConceptLe
       continue;
     }
     ids.add(id);
-    for (const char of `${id}\t${english}\t${persian}\n`) hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 0x01000193) >>> 0;
+    const parents = kindOf.split(/\s+/u).filter((b) => b !== "");
+    if (parents.length > 0) {
+      broader.set(id, parents);
+      broaderAt.set(id, at);
+    }
+    for (const char of `${id}\t${english}\t${persian}${parents.length > 0 ? `\t${parents.join(" ")}` : ""}\n`) hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 0x01000193) >>> 0;
     const words = [...english.split("|"), ...persian.split("|")].map((w) => w.trim()).filter((w) => w !== "");
     if (words.length === 0) {
       problems.push(`${at}: concept "${id}" has no words`);
@@ -103,15 +116,28 @@ export function parseConceptLexicon(text: string, source = "lexicon"): ConceptLe
       phrases.set(terms[0]!, list);
     }
   }
+  for (const [id, parents] of broader) {
+    for (const parent of parents) {
+      if (!ids.has(parent) || parent === id) problems.push(`${broaderAt.get(id)}: broader concept "${parent.slice(0, 40)}" of "${id}" is not another concept of the lexicon`);
+    }
+  }
   if (problems.length > 0) throw new LexiconError(problems);
   for (const term of contested) single.delete(term);
   // Longest phrase first, so "sum insured" wins over "sum".
   for (const list of phrases.values()) list.sort((a, b) => b.terms.length - a.terms.length);
   const owners = new Map([...single].map(([term, owner]) => [term, owner.concept]));
-  return createLexicon(owners, phrases, ids.size, hash.toString(16).padStart(8, "0"));
+  return createLexicon(owners, phrases, broader, ids.size, hash.toString(16).padStart(8, "0"));
 }
 
-function createLexicon(single: ReadonlyMap<string, string>, phrases: ReadonlyMap<string, Phrase[]>, size: number, fingerprint: string): ConceptLexicon {
+const NONE: readonly string[] = [];
+
+function createLexicon(
+  single: ReadonlyMap<string, string>,
+  phrases: ReadonlyMap<string, Phrase[]>,
+  broader: ReadonlyMap<string, readonly string[]>,
+  size: number,
+  fingerprint: string,
+): ConceptLexicon {
   const conceptsOfTerms = (terms: readonly string[]): string[] => {
     const found: string[] = [];
     const add = (concept: string) => {
@@ -131,6 +157,9 @@ function createLexicon(single: ReadonlyMap<string, string>, phrases: ReadonlyMap
     conceptsOf: (text) => conceptsOfTerms(analyze(text)),
     conceptsOfTerms,
     conceptOfTerm: (term) => single.get(term),
+    broaderOf: (concept) => broader.get(concept) ?? NONE,
+    // Only a text's own concepts: indexing their broader ones too (a question about a dog finding
+    // every passage about pets) cost more answers than it found (docs/reading.md).
     indexTerms: (text) => {
       const terms = analyze(text);
       return size === 0 ? terms : [...terms, ...conceptsOfTerms(terms).map((c) => `${CONCEPT_TOKEN_PREFIX}${c}`)];
@@ -141,4 +170,4 @@ function createLexicon(single: ReadonlyMap<string, string>, phrases: ReadonlyMap
 }
 
 /** No concepts: every text's terms stand alone (tests, and a deployment that turns the lexicon off). */
-export const EMPTY_LEXICON: ConceptLexicon = createLexicon(new Map(), new Map(), 0, "00000000");
+export const EMPTY_LEXICON: ConceptLexicon = createLexicon(new Map(), new Map(), new Map(), 0, "00000000");

@@ -656,4 +656,31 @@ describe("the reader", () => {
     // Asked for a length of time, the same passage answers.
     expect(read({ query: "what is the time limit to report a theft on nest?", language: "en", units: [deadline], taxonomy: nest }).kind).toBe("answer");
   });
+
+  it("answers a question about a dog from a passage about pets; a passage about dogs covers a pet question no better than its words", () => {
+    const lexicon = parseConceptLexicon("pet\tpet | pets\tحیوان خانگی\ndog\tdog | dogs\tسگ\tpet\nvet\tvet | veterinary\tدامپزشک");
+    const unit = (id: string, text: string): ReadingUnit => ({
+      ...base,
+      domain: "pets",
+      chunkId: `paws#${id}`,
+      documentId: "paws",
+      title: "Paws Cover",
+      product: "paws",
+      sectionPath: ["Claims"],
+      text,
+      shape: { kind: "paragraph" },
+    });
+    const pets = unit("p", "Send us the vet invoice for your pet within 180 days of the treatment.");
+    const dogs = unit("d", "Send us the vet invoice for your dog within 90 days of the treatment.");
+    const paws = buildTaxonomy([{ id: "paws", title: "Paws Cover", product: "paws", domain: "pets", lang: "en", text: `${pets.text}\n${dogs.text}` }]);
+    const ask = (query: string, units: ReadingUnit[]) => read({ query, language: "en", units, taxonomy: paws, lexicon });
+    expect(ask("within how many days must I send the vet invoice for my dog?", [pets])).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["paws#p"] }] });
+    // Both there: the passage that names the dog itself is the better answer.
+    expect(ask("within how many days must I send the vet invoice for my dog?", [pets, dogs])).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["paws#d"] }] });
+    // The relation holds one way: "pets" asked of the dog passage gets no credit from it.
+    const petScore = ask("within how many days must I send the vet invoice for my pet?", [dogs]);
+    const dogScore = ask("within how many days must I send the vet invoice for my dog?", [pets]);
+    expect(petScore.coverage).toBeLessThan(dogScore.coverage);
+  });
 });
+

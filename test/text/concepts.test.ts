@@ -62,7 +62,7 @@ describe("parseConceptLexicon", () => {
     expect(error).toBeInstanceOf(LexiconError);
     expect((error as LexiconError).problems).toEqual([
       'x.tsv:2: concept id "Bad Id" is not a lower-case slug',
-      "x.tsv:3: expected 3 tab-separated fields (id, english, persian), got 1",
+      "x.tsv:3: expected 3 or 4 tab-separated fields (id, english, persian[, broader ids]), got 1",
       'x.tsv:5: concept "dup" is defined twice',
     ]);
   });
@@ -70,6 +70,16 @@ describe("parseConceptLexicon", () => {
   it("fingerprints the content: the same lexicon the same print, an edit another", () => {
     expect(parseConceptLexicon(tiny).fingerprint).toBe(lexicon.fingerprint);
     expect(parseConceptLexicon(tiny.replace("thief", "robber")).fingerprint).not.toBe(lexicon.fingerprint);
+    expect(parseConceptLexicon(`${tiny}\npet\tpet\tحیوان خانگی\ndog\tdog\tسگ`).fingerprint).not.toBe(parseConceptLexicon(`${tiny}\npet\tpet\tحیوان خانگی\ndog\tdog\tسگ\tpet`).fingerprint);
+  });
+
+  it("knows what a concept is a kind of, one level, from the optional fourth field, and checks the names", () => {
+    const pets = parseConceptLexicon("pet\tpet | pets\tحیوان خانگی\ndog\tdog | puppy\tسگ\tpet\nanimal\tanimal\tجانور");
+    expect(pets.broaderOf("dog")).toEqual(["pet"]);
+    expect(pets.broaderOf("pet")).toEqual([]);
+    // The index sees only a text's own concepts.
+    expect(pets.indexTerms("my puppy")).toEqual(["puppi", `${CONCEPT_TOKEN_PREFIX}dog`]);
+    expect(() => parseConceptLexicon("dog\tdog\tسگ\tpet", "x.tsv")).toThrow('x.tsv:1: broader concept "pet" of "dog" is not another concept of the lexicon');
   });
 });
 
