@@ -42,6 +42,9 @@ const TERMS = new Map<Attribute, ReadonlySet<string>>(
   (Object.entries(WORDS) as Array<[Attribute, string]>).map(([a, words]) => [a, new Set(words.split(/\s+/u).flatMap(termsOf))]),
 );
 
+/** Every attribute, in the order of WORDS. */
+export const ATTRIBUTES = Object.keys(WORDS) as readonly Attribute[];
+
 export function attributeTerms(attribute: Attribute): ReadonlySet<string> {
   return TERMS.get(attribute) ?? new Set();
 }

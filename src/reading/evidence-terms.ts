@@ -198,9 +198,17 @@ export function offeredKinds(text: string): string[] {
   return [...new Set(out)];
 }
 
+/**
+ * A name that owns what is asked about ("Is Desjardins' roadside assistance any good?", "Aviva's
+ * home cover"): capitalised and possessive, it says whose product the question is about.
+ */
+// Not at a sentence's start, where "What's", "There's", "Today's" are capitalised by position.
+const OWNER = /(?<![\p{L}]|^\s*|[.!?؟]\s*)(\p{Lu}[\p{L}-]{2,})(?:['’]s|s['’])(?![\p{L}])/gu;
+
 export function focusTerms(text: string, asksAmount = false): string[] {
   const folded = text.toLowerCase();
   const out: string[] = [];
+  for (const m of text.matchAll(OWNER)) for (const term of analyze(m[0].replace(/['’]s?$/u, ""))) if (!NOT_FOCUS.has(term)) out.push(term);
   for (const pattern of asksAmount ? FOCUS_PATTERNS : [...FOCUS_PATTERNS, DESTINATION]) {
     for (const m of folded.matchAll(pattern)) {
       for (const term of analyze(m[1] ?? "")) if (!NOT_FOCUS.has(term) && !ASKING.has(term)) out.push(term);

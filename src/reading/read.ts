@@ -10,7 +10,7 @@ import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, sharedClassOnly, unsoldKinds
 import { judgeable, parseQuantities, type Quantity } from "../text/quantities.js";
 import { analyzeQuestion, type QuestionAnalysis } from "./question.js";
 import { AMOUNT_ATTRIBUTES, cover, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
-import { type CellReading, readTable, renderCell, type Table, tablesOf } from "./table.js";
+import { type CellReading, readTable, recordRow, renderCell, type Table, tablesOf } from "./table.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
 
 export type { ReaderClaim, ReaderOption } from "./types.js";
@@ -246,6 +246,10 @@ export function read(input: ReaderInput): ReaderVerdict {
 
   if (best.kind === "table") {
     const reading = resolvedByContext(best.table, best.reading, corrected, said, taxonomy);
+    const record = recordRow(reading);
+    if (record !== null) {
+      return { kind: "answer", basis: "cell", claims: [{ text: record.unit.text, chunkIds: [record.unit.chunkId] }], coverage: best.score.coverage, documentId: best.table.documentId, product: best.table.sample.product };
+    }
     if (reading.kind === "needs") {
       const sample = best.table.sample;
       return {

@@ -2,7 +2,7 @@ import { analyze } from "../text/analysis/index.js";
 import { termSet } from "./unit-terms.js";
 import { foldForMatch } from "../text/normalize.js";
 import { judgeable, parseInterval, quantityFits, unitHint, type Quantity } from "../text/quantities.js";
-import { speaksOf } from "./attributes.js";
+import { ATTRIBUTES, speaksOf } from "./attributes.js";
 import type { QuestionAnalysis } from "./question.js";
 import type { ReadingUnit } from "./types.js";
 import { CURRENCY_WORDS } from "../text/currency.js";
@@ -47,7 +47,7 @@ export type CellReading =
       quantitiesHeld: number;
     }
   /** The question does not say which row (or column); options are the table's own labels. */
-  | { kind: "needs"; table: Table; dimension: "row" | "column"; header: string; options: string[] }
+  | { kind: "needs"; table: Table; dimension: "row" | "column"; header: string; options: string[]; row?: TableRow }
   /** The question's constraint matches no row (or column) of the table: do not guess. */
   | { kind: "no_match"; table: Table; dimension: "row" | "column" };
 
@@ -240,13 +240,29 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
     // A row with only some columns filled: pick among those.
     const filled = table.columns.filter((c) => row.values.some((v) => v.column === c.column));
     if (filled.length === 1) columnIndex = table.columns.indexOf(filled[0]!);
-    else if (!unplaced && isDimension(filled.map((c) => c.header))) return { kind: "needs", table, dimension: "column", header: "", options: filled.map((c) => c.header) };
+    else if (!unplaced && isDimension(filled.map((c) => c.header))) return { kind: "needs", table, dimension: "column", header: "", options: filled.map((c) => c.header), row };
     else return { kind: "no_match", table, dimension: "column" };
   }
   const wanted = table.columns[columnIndex]!;
   const value = row.values.find((v) => v.column === wanted.column);
   if (value === undefined) return { kind: "no_match", table, dimension: "column" };
   return { kind: "cell", table, row, column: value, rowMatched, columnMatched, quantitiesHeld: held };
+}
+
+/**
+ * The row a question picked, when the columns it did not pick are the row's fields rather than
+ * alternatives: each header names another attribute ("Number | Hours" of a phone line), so the
+ * whole row is the answer ("Do you have a TTY line?"). Headers naming no attribute or the same one
+ * ("Basic | Plus", "Monthly | Annual") are alternatives the customer must choose from.
+ */
+export function recordRow(reading: CellReading): TableRow | null {
+  if (reading.kind !== "needs" || reading.dimension !== "column" || reading.row === undefined) return null;
+  const kinds = reading.options.map((header) => {
+    const terms = termsOf(header);
+    return ATTRIBUTES.filter((a) => speaksOf(terms, a));
+  });
+  if (kinds.some((k) => k.length !== 1)) return null;
+  return new Set(kinds.map((k) => k[0])).size === kinds.length ? reading.row : null;
 }
 
 /** True when a label is an interval that measures what the quantity measures (whether or not it holds it). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { questionTerms, tenantForm } from "../../src/reading/evidence-terms.js";
+import { focusTerms, questionTerms, tenantForm } from "../../src/reading/evidence-terms.js";
 import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { analyze } from "../../src/text/analysis/index.js";
 
@@ -23,3 +23,13 @@ describe("the tenant's form of a colloquial Persian word", () => {
     expect(tenantForm(rebuild, analyze("بازسازیش")[0]!)).toBe(analyze("بازسازی")[0]);
   });
 });
+
+describe("what a question is about", () => {
+  it("includes a capitalised owner of the thing asked about, but not a word capitalised by its place in the sentence", () => {
+    expect(focusTerms("Is Desjardins' roadside assistance any good?")).toContain("desjardin");
+    expect(focusTerms("is it better than Aviva's cover")).toContain("aviva");
+    expect(focusTerms("What's the price? There's a fee, right?")).toEqual([]);
+    expect(focusTerms("what about my wife's car")).toEqual([]);
+  });
+});
+

@@ -682,5 +682,26 @@ describe("the reader", () => {
     const dogScore = ask("within how many days must I send the vet invoice for my dog?", [pets]);
     expect(petScore.coverage).toBeLessThan(dogScore.coverage);
   });
+
+  it("answers with the whole row a question picked when the other columns are its fields (Number | Hours), and asks when they are alternatives", () => {
+    const lines: TableOf = { documentId: "care", title: "Contact Us", product: "care", domain: "care", section: "Phone lines", caption: "Phone lines", labelHeader: "Line" };
+    const rows = [
+      tableRow(lines, "c", "Customer service", [
+        ["Number", "+1 416 555 0100"],
+        ["Hours", "Mon–Fri 8:00–20:00"],
+      ]),
+      tableRow(lines, "t", "TTY (hearing impaired)", [
+        ["Number", "+1 416 555 0109"],
+        ["Hours", "Mon–Fri 8:00–20:00"],
+      ]),
+    ];
+    const care = buildTaxonomy([{ id: "care", title: "Contact Us", product: "care", domain: "care", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    expect(read({ query: "Do you have a TTY line for people who are hard of hearing?", language: "en", units: rows, taxonomy: care })).toMatchObject({
+      kind: "answer",
+      claims: [{ text: expect.stringContaining("Number: +1 416 555 0109; Hours: Mon–Fri 8:00–20:00"), chunkIds: ["care#t"] }],
+    });
+    // Plans are alternatives: the row alone does not say which price.
+    expect(reading("how much is the 8–15 days trip?", prices).kind).toBe("clarify_table");
+  });
 });
 
