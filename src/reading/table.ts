@@ -92,6 +92,8 @@ const termsOf = termSet;
 
 /** A label word matched by its concept rather than itself (as READER_RULES.conceptWeight for passages). */
 const CONCEPT_LABEL_WEIGHT = 0.9;
+/** …and by a broader concept ("conviction" for "speeding ticket") this share of that (as READER_RULES.broaderWeight). */
+const BROADER_LABEL_WEIGHT = 0.8;
 
 // Words that name a unit, not a row: every row of a trip-length column says "days".
 const UNIT_WORDS = new Set(
@@ -133,13 +135,17 @@ function labelMatch(
   // A label word of the question's meaning in other words ("Motorcycle" for "motorbike") counts a little less.
   const lexicon = question.lexicon;
   const concepts = lexicon === undefined ? null : new Set(lexicon.conceptsOfTerms([...questionTerms]));
+  // "a speeding ticket" is a kind of conviction: a label naming the broader concept matches, less surely.
+  const broader = lexicon === undefined || concepts === null ? null : new Set([...concepts].flatMap((c) => lexicon.broaderOf(c)));
   // Words weigh by rarity: a header sharing "insurance" with the question («حق بیمه») is not
   // thereby the asked one.
   const total = words.reduce((sum, t) => sum + weight(t), 0);
   const hits = words.reduce((sum, t) => {
     if (questionTerms.has(t) || isJoinedPair(t, questionTerms)) return sum + weight(t);
     const concept = lexicon?.conceptOfTerm(t);
-    return concept !== undefined && concepts?.has(concept) === true ? sum + CONCEPT_LABEL_WEIGHT * weight(t) : sum;
+    if (concept === undefined) return sum;
+    if (concepts?.has(concept) === true) return sum + CONCEPT_LABEL_WEIGHT * weight(t);
+    return broader?.has(concept) === true ? sum + CONCEPT_LABEL_WEIGHT * BROADER_LABEL_WEIGHT * weight(t) : sum;
   }, 0);
   // Numbers a label names as words of its own ("6 cylinders", "4x4") count when the question says them.
   const numbers = [...termsOf(label)].filter((t) => /^\d+$/u.test(t));

@@ -66,6 +66,8 @@ describe("analyze: Persian", () => {
   it("drops Persian stopwords", () => {
     expect(FA_STOPWORDS.has("از")).toBe(true);
     expect(analyze("هزینه این بیمه برای من چقدر است؟")).toEqual(["هزینه", "بیمه"]);
+    // Colloquial function words and light-verb forms carry nothing a document could match.
+    expect(analyze("بابت خسارت آتش‌سوزی اگه بیمه بگیرم، دیگه نه؟")).toEqual(analyze("خسارت آتش‌سوزی بیمه"));
   });
 });
 
