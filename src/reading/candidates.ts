@@ -1,5 +1,6 @@
 import type { ProductEntry, Taxonomy } from "../domain/taxonomy.js";
 import { productsNamed } from "../domain/taxonomy.js";
+import { analyze } from "../text/analysis/index.js";
 import type { Language } from "../text/language.js";
 import { formFits, isAttributeWord, speaksOf } from "./attributes.js";
 import type { QuestionAnalysis } from "./question.js";
@@ -22,6 +23,12 @@ export function unitOf(c: Candidate): ReadingUnit {
   return c.kind === "table" ? c.table.sample : c.unit;
 }
 
+/** Words of any insurer's page titles that say what a page is, not which product it is about. */
+const PAGE_WORDS: ReadonlySet<string> = new Set(
+  analyze(`plan plans tier tiers option options package packages policy policies guide overview summary faq frequently asked questions
+    schedule table benefits rules terms conditions details information طرح طرح‌ها پلن بسته بیمه‌نامه راهنما خلاصه سوالات متداول پرسش‌های جدول مزایا شرایط ضوابط اطلاعات`),
+);
+
 /**
  * The products a question is about: those it names by a word only they have ("rahvar"), or else
  * by a word their names share ("car" names both car products, "travel" one), but never by a word
@@ -34,8 +41,9 @@ export function productsMentioned(taxonomy: Taxonomy, terms: readonly string[]):
   const names = new Map(products.map((p) => [p.product, termSet(`${p.product.replace(/-/gu, " ")} ${Object.values(p.titles).flat().join(" ")}`)]));
   let found: ProductEntry[] = [];
   for (const term of terms) {
-    // "cover" in "Hamsafar Travel Cover" says what is asked about a product, not which one.
-    if (isAttributeWord(term)) continue;
+    // "cover" in "Hamsafar Travel Cover" says what is asked about a product, not which one; "plan"
+    // in "… – Plans and Benefits" says what kind of page it is.
+    if (isAttributeWord(term) || PAGE_WORDS.has(term)) continue;
     const having = products.filter((p) => names.get(p.product)!.has(term));
     if (having.length === 0 || having.length > Math.max(1, products.length / 2)) continue;
     const both = found.filter((p) => having.includes(p));

@@ -703,5 +703,32 @@ describe("the reader", () => {
     // Plans are alternatives: the row alone does not say which price.
     expect(reading("how much is the 8–15 days trip?", prices).kind).toBe("clarify_table");
   });
+
+  it('does not take a word of page titles ("… – Plans and Prices", "… – Plans and Benefits") for the name of the products that have it', () => {
+    const unit = (id: string, product: string, title: string, text: string): ReadingUnit => ({
+      ...base,
+      domain: product,
+      chunkId: `${product}#${id}`,
+      documentId: product,
+      title,
+      product,
+      sectionPath: ["Cover"],
+      text,
+      shape: { kind: "paragraph" },
+    });
+    const nest = unit("s", "nest", "Nest Renters – Plans and Prices", "Sewer backup is an optional endorsement on Plus for $45 per year.");
+    const paws = unit("w", "paws", "Paws Pet – Plans and Benefits", "Paws covers vet bills for accidents and illness.");
+    // Two of four products have "Plans" in a title: few enough for a word to name them, were it a name.
+    const four = buildTaxonomy([
+      { id: "nest", title: nest.title, product: "nest", domain: "nest", lang: "en", text: nest.text },
+      { id: "paws", title: paws.title, product: "paws", domain: "paws", lang: "en", text: paws.text },
+      { id: "road", title: "Road Auto Cover", product: "road", domain: "road", lang: "en", text: "Road covers your car." },
+      { id: "life", title: "Beacon Term Life", product: "life", domain: "life", lang: "en", text: "Beacon pays your family." },
+    ]);
+    expect(read({ query: "Is sewer backup covered? I'm on the Plus plan.", language: "en", units: [nest, paws], taxonomy: four })).toMatchObject({
+      kind: "answer",
+      claims: [{ chunkIds: ["nest#s"] }],
+    });
+  });
 });
 
