@@ -198,6 +198,17 @@ export function offeredKinds(text: string): string[] {
   return [...new Set(out)];
 }
 
+/** Two words where a focus word stands («بیمه ساعت هوشمند», "smart watch insurance"): one thing, when the lexicon says so. */
+const FOCUS_PAIRS: readonly RegExp[] = [
+  /(?<![\p{L}])بیمه\s+([\p{L}\u200C]{2,}\s+[\p{L}\u200C]{2,})/gu,
+  /(?<![\p{L}])([\p{L}'-]{3,}\s+[\p{L}'-]{3,})\s+(?:insurance|insurence|cover|coverage|policy)(?![\p{L}])/gu,
+];
+
+export function focusPhrases(text: string): string[] {
+  const folded = text.toLowerCase();
+  return [...new Set(FOCUS_PAIRS.flatMap((pattern) => [...folded.matchAll(pattern)].map((m) => m[1]!)))];
+}
+
 /**
  * A name that owns what is asked about ("Is Desjardins' roadside assistance any good?", "Aviva's
  * home cover"): capitalised and possessive, it says whose product the question is about.

@@ -5,7 +5,7 @@ import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { attributesNamed } from "./attributes.js";
 import { type Candidate, listCandidates, productOf, productOptions, rank, unitOf } from "./candidates.js";
-import { correctTerm, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
+import { correctTerm, focusPhrases, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, sharedClassOnly, unsoldKinds } from "./products.js";
 import { judgeable, parseQuantities, type Quantity } from "../text/quantities.js";
 import { analyzeQuestion, type QuestionAnalysis } from "./question.js";
@@ -100,7 +100,10 @@ const documentedConcepts = new WeakMap<Taxonomy, WeakMap<ConceptLexicon, Readonl
  */
 function conceptDocumented(term: string, taxonomy: Taxonomy, lexicon: ConceptLexicon | undefined): boolean {
   const concept = lexicon?.conceptOfTerm(term);
-  if (lexicon === undefined || concept === undefined) return false;
+  return lexicon !== undefined && concept !== undefined && conceptNamedByProducts(concept, taxonomy, lexicon);
+}
+
+function conceptNamedByProducts(concept: string, taxonomy: Taxonomy, lexicon: ConceptLexicon): boolean {
   let byLexicon = documentedConcepts.get(taxonomy);
   if (byLexicon === undefined) {
     byLexicon = new WeakMap();
@@ -149,6 +152,16 @@ export function read(input: ReaderInput): ReaderVerdict {
   )
     .map((t) => tenantForm(taxonomy, t))
     .filter((t) => !taxonomy.vocabulary.has(t) && !conceptDocumented(t, taxonomy, input.lexicon));
+  // «بیمه ساعت هوشمند»: two words the lexicon knows as one thing (a smartwatch, not «ساعت», an
+  // hour) are what the question is about; the documents must name that thing.
+  const lexicon = input.lexicon;
+  if (lexicon !== undefined) {
+    for (const phrase of focusPhrases(input.query)) {
+      const [first] = analyze(phrase);
+      const concept = lexicon.conceptsOf(phrase)[0];
+      if (first !== undefined && concept !== undefined && concept !== lexicon.conceptOfTerm(first) && !conceptNamedByProducts(concept, taxonomy, lexicon)) unknownFocus.push(phrase);
+    }
+  }
   if (unknownFocus.length > 0) {
     return { kind: "insufficient", reason: `the documents never mention ${unknownFocus.slice(0, 3).join(", ")}`, coverage: 0 };
   }

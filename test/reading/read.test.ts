@@ -730,5 +730,26 @@ describe("the reader", () => {
       claims: [{ chunkIds: ["nest#s"] }],
     });
   });
+
+  it("takes two words the lexicon knows as one thing for what is asked about («ساعت هوشمند» is a smartwatch, not an hour)", () => {
+    const lexicon = parseConceptLexicon("watch\twatch | smartwatch\tساعت مچی | ساعت هوشمند\nhour\thour | hours\tساعت\n");
+    const unit: ReadingUnit = {
+      ...base,
+      lang: "fa",
+      domain: "claims",
+      chunkId: "claims#d",
+      documentId: "claims",
+      title: "اعلام خسارت",
+      product: "claims",
+      sectionPath: ["مهلت‌ها"],
+      text: "سرقت باید حداکثر ظرف ۴۸ ساعت به پلیس گزارش شود و سقف آن ۱۰ روز است.",
+      shape: { kind: "paragraph" },
+    };
+    const claims = buildTaxonomy([{ id: "claims", title: unit.title, product: "claims", domain: "claims", lang: "fa", text: unit.text }]);
+    expect(read({ query: "سقف بیمه ساعت هوشمند چقدر است؟", language: "fa", units: [unit], taxonomy: claims, lexicon })).toMatchObject({
+      kind: "insufficient",
+      reason: expect.stringContaining("ساعت هوشمند"),
+    });
+  });
 });
 

@@ -1,5 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { analyze } from "../../text/analysis/index.js";
+import { analyze, analyzeWord, words } from "../../text/analysis/index.js";
 import { questionOf } from "../../text/sentences.js";
 import { askedText } from "../asked.js";
 import { callModel } from "../model-call.js";
@@ -28,11 +28,13 @@ export function contextualizeNode(deps: AgentDeps) {
         retrievalFilter: { ...filter, documentIds: [option.documentId] },
       };
     }
-    if (state.history.length === 0) {
-      return { rewrittenQuery: questionOf(text), retrievalFilter: filter };
-    }
+    const question = questionOf(text);
+    // A first turn's question without its statements; but the product a statement named is still
+    // the one asked about ("I'm 40 and thinking about term life. Will I need a medical exam?").
+    if (state.history.length === 0 && question === text.trim()) return { rewrittenQuery: question, retrievalFilter: filter };
     const taxonomy = await deps.retriever.taxonomy(turn.tenantId, config.signal);
     const productTerms = [...new Set(taxonomy.products.filter((p) => !p.general).flatMap((p) => p.nameTerms))];
+    if (state.history.length === 0) return { rewrittenQuery: withStatedProduct(question, text, new Set(productTerms)), retrievalFilter: filter };
     const call = await callModel(
       deps,
       state,
@@ -52,3 +54,14 @@ export function contextualizeNode(deps: AgentDeps) {
     return { ...call.accounting, rewrittenQuery: call.output.query, retrievalFilter: filter };
   };
 }
+
+/** The question, followed by the product names the message's other sentences used when the question names none. */
+export function withStatedProduct(question: string, text: string, productTerms: ReadonlySet<string>): string {
+  if (analyze(question).some((t) => productTerms.has(t))) return question;
+  const named = words(text).filter((w) => {
+    const term = analyzeWord(w);
+    return term !== null && productTerms.has(term);
+  });
+  return named.length === 0 ? question : `${question} ${[...new Set(named)].join(" ")}`;
+}
+
