@@ -37,9 +37,9 @@ const QUANTITY_FRAME = new Set(
     ساله سالمه سالشه سالش سال سن سنم ماه ماهه ماهشه هفته روز روزه شب هزار میلیون ارزش قیمت`),
 );
 
-/** "how long does it take": the asking of a duration (the question's attribute), not words "long" and "take" to find. */
+/** "how long does it take", «چند وقت», «طول میکشه»: the asking of a duration (the question's attribute), not words to find. */
 const TAKES =
-  /(?<![\p{L}])(?:does|do|did|will|would|should|could|can)\s+(?:it|this|that|they|you)\s+take(?![\p{L}])|(?<![\p{L}])it\s+takes(?![\p{L}])|(?<![\p{L}])how\s+long(?![\p{L}])/giu;
+  /(?<![\p{L}])(?:does|do|did|will|would|should|could|can)\s+(?:it|this|that|they|you)\s+take(?![\p{L}])|(?<![\p{L}])it\s+takes(?![\p{L}])|(?<![\p{L}])how\s+long(?![\p{L}])|(?<![\p{L}])چند\s+وقت(?![\p{L}])|(?<![\p{L}])(?:چقدر\s+)?طول\s+(?:می\s?کشه|می\s?کشد|بکشه)(?![\p{L}])/giu;
 
 /** A question's content terms: analysed, without words of asking and without bare numbers (quantities are matched apart). */
 export function questionTerms(text: string, hasQuantities = false): string[] {
@@ -125,7 +125,8 @@ function persianVariants(term: string): string[] {
     for (const ending of FA_COLLOQUIAL_ENDINGS) {
       if (base.endsWith(ending) && base.length - ending.length >= 2) {
         const stem = base.slice(0, -ending.length);
-        out.push(stem, stem.replace(/ون$/u, "ان"));
+        // A final «ه» drops before the ending in speech: «گربمو» is «گربه» + «م» + «و».
+        out.push(stem, stem.replace(/ون$/u, "ان"), `${stem}ه`);
       }
     }
   }

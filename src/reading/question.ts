@@ -120,7 +120,7 @@ const CUES: ReadonlyArray<[Attribute, RegExp]> = [
       "u",
     ),
   ],
-  ["duration", new RegExp(W("how long|how many days|for how long|duration|valid for|چه مدت|چند روز|مدت|چقدر طول"), "u")],
+  ["duration", new RegExp(W("how long|how many days|for how long|duration|valid for|چه مدت|چند روز|چند وقت|مدت|چقدر طول|طول می کشه|طول میکشه"), "u")],
   ["covered", new RegExp(W("covered|cover|covers|include|includes|pay for|pays for|will .{1,30} pay|is .{1,30} included|پوشش|شامل|تحت پوشش|پرداخت می کند|میده"), "u")],
   ["how", new RegExp(W("how (?:do|can|should) i|how to|steps|procedure|process|what should i do|چطور|چگونه|چه کار کنم|چیکار کنم|مراحل|روال"), "u")],
 ];

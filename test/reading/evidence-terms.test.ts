@@ -7,6 +7,8 @@ describe("a question's content terms", () => {
   it('leave out how a duration is asked ("how long does it take"), not the word take when it is content', () => {
     expect(questionTerms("how long does it take to get a final answer to a complaint?")).toEqual(analyze("final answer complaint"));
     expect(questionTerms("can I take my car to Oman?")).toEqual(analyze("take car oman"));
+    expect(questionTerms("صورتحساب را تا چند وقت بعد از درمان بفرستم؟")).not.toContain(analyze("وقت")[0]);
+    expect(questionTerms("بررسی خسارت چقدر طول میکشه؟")).toEqual(analyze("بررسی خسارت"));
   });
 });
 
@@ -21,6 +23,11 @@ describe("the tenant's form of a colloquial Persian word", () => {
     const rebuild = buildTaxonomy([{ id: "r", title: "بیمه ساختمان", product: "r", domain: "r", lang: "fa", text: "ارزش بازسازی ساختمان" }]);
     expect(analyze("بازسازیش")[0]).not.toBe(analyze("بازسازی")[0]);
     expect(tenantForm(rebuild, analyze("بازسازیش")[0]!)).toBe(analyze("بازسازی")[0]);
+  });
+
+  it("restores the final «ه» speech drops before an ending («گربمو» is «گربه»)", () => {
+    const pets = buildTaxonomy([{ id: "p", title: "بیمه حیوانات", product: "p", domain: "p", lang: "fa", text: "گربه و سگ شما" }]);
+    expect(tenantForm(pets, analyze("گربمو")[0]!)).toBe(analyze("گربه")[0]);
   });
 });
 
