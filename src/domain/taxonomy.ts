@@ -1,5 +1,6 @@
 import type { Language } from "../text/language.js";
 import { memoByText } from "../text/memo.js";
+import { analyzeWord, words } from "../text/analysis/index.js";
 import { keyedWords } from "../text/transliterate.js";
 
 /**
@@ -47,6 +48,8 @@ export interface Taxonomy {
    * and «گجتگارد» under one key. Only keys with terms of both scripts.
    */
   scriptNames: ReadonlyMap<string, readonly ScriptName[]>;
+  /** Names a document glosses in the other script ("کیل کامل (Keel Complete)"), analysed term to the other script's terms. */
+  glosses: ReadonlyMap<string, readonly string[]>;
   /** One-word labels of a table's columns or rows, as analysed terms: alternatives to one another. */
   labelGroups: readonly (readonly string[])[];
 }
@@ -63,6 +66,7 @@ export const EMPTY_TAXONOMY: Taxonomy = {
   documentFrequency: new Map(),
   documents: 0,
   scriptNames: new Map(),
+  glosses: new Map(),
   labelGroups: [],
   productVocabulary: new Set(),
 };
@@ -72,7 +76,7 @@ export const EMPTY_TAXONOMY: Taxonomy = {
  * the tenant's "gadgetguard", an English "plus" its «پلاس». Keyed by the word's analysed term.
  */
 export function crossScriptAliases(taxonomy: Taxonomy, text: string): ReadonlyMap<string, readonly string[]> {
-  if (taxonomy.scriptNames.size === 0) return NO_ALIASES;
+  if (taxonomy.scriptNames.size === 0 && taxonomy.glosses.size === 0) return NO_ALIASES;
   // One turn asks this of the same text in retrieval and in reading: computed once per taxonomy.
   let memo = aliasMemo.get(taxonomy);
   if (memo === undefined) {
@@ -87,6 +91,11 @@ const aliasMemo = new WeakMap<Taxonomy, (text: string) => ReadonlyMap<string, re
 
 function aliasesOf(taxonomy: Taxonomy, text: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
+  for (const word of words(text)) {
+    const term = analyzeWord(word);
+    const glossed = term === null ? undefined : taxonomy.glosses.get(term);
+    if (term !== null && glossed !== undefined) out.set(term, [...new Set([...(out.get(term) ?? []), ...glossed])]);
+  }
   for (const word of keyedWords(text)) {
     const names = taxonomy.scriptNames.get(word.key);
     if (names === undefined) continue;

@@ -3,6 +3,7 @@ import { analyze } from "../text/analysis/index.js";
 import type { Language } from "../text/language.js";
 import { keyedWords } from "../text/transliterate.js";
 import type { Chunk } from "./types.js";
+import { glossesOf } from "./glosses.js";
 
 /** What the taxonomy is built from: a document's metadata and its text. */
 export interface TaxonomyDocument {
@@ -260,6 +261,7 @@ export function buildTaxonomy(documents: readonly TaxonomyDocument[]): Taxonomy 
     documents: documents.length,
     labelGroups: labelGroupsOf(documents),
     scriptNames: scriptNamesOf(documents, termsOf, new Set([...nameTerms.values()].flat())),
+    glosses: glossesOf(documents.map((d) => d.text)),
   };
 }
 
