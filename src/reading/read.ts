@@ -157,9 +157,10 @@ export function read(input: ReaderInput): ReaderVerdict {
   const lexicon = input.lexicon;
   if (lexicon !== undefined) {
     for (const phrase of focusPhrases(input.query)) {
-      const [first] = analyze(phrase);
-      const concept = lexicon.conceptsOf(phrase)[0];
-      if (first !== undefined && concept !== undefined && concept !== lexicon.conceptOfTerm(first) && !conceptNamedByProducts(concept, taxonomy, lexicon)) unknownFocus.push(phrase);
+      // The phrase's own concept: one neither word names alone.
+      const alone = new Set(analyze(phrase).map((t) => lexicon.conceptOfTerm(t)));
+      const concept = lexicon.conceptsOf(phrase).find((c) => !alone.has(c));
+      if (concept !== undefined && !conceptNamedByProducts(concept, taxonomy, lexicon)) unknownFocus.push(phrase);
     }
   }
   if (unknownFocus.length > 0) {
@@ -261,7 +262,14 @@ export function read(input: ReaderInput): ReaderVerdict {
     const reading = resolvedByContext(best.table, best.reading, corrected, said, taxonomy);
     const record = recordRow(reading);
     if (record !== null) {
-      return { kind: "answer", basis: "cell", claims: [{ text: record.unit.text, chunkIds: [record.unit.chunkId] }], coverage: best.score.coverage, documentId: best.table.documentId, product: best.table.sample.product };
+      return {
+        kind: "answer",
+        basis: "cell",
+        claims: [{ text: record.unit.text, chunkIds: [record.unit.chunkId] }],
+        coverage: best.score.coverage,
+        documentId: best.table.documentId,
+        product: best.table.sample.product,
+      };
     }
     if (reading.kind === "needs") {
       const sample = best.table.sample;

@@ -126,7 +126,13 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
         else if (conceptsIn(lexicon, bags.title).has(concept)) m = READER_RULES.conceptWeight * READER_RULES.titleWeight;
         // "my dog" asked of a passage about pets: the broader concept speaks of it, less surely.
         for (const broader of m === 0 ? lexicon.broaderOf(concept) : []) {
-          const at = conceptsIn(lexicon, bags.own).has(broader) ? 1 : conceptsIn(lexicon, bags.context).has(broader) ? READER_RULES.contextWeight : conceptsIn(lexicon, bags.title).has(broader) ? READER_RULES.titleWeight : 0;
+          const at = conceptsIn(lexicon, bags.own).has(broader)
+            ? 1
+            : conceptsIn(lexicon, bags.context).has(broader)
+              ? READER_RULES.contextWeight
+              : conceptsIn(lexicon, bags.title).has(broader)
+                ? READER_RULES.titleWeight
+                : 0;
           m = Math.max(m, READER_RULES.conceptWeight * READER_RULES.broaderWeight * at);
         }
       }

@@ -96,9 +96,7 @@ const CONCEPT_LABEL_WEIGHT = 0.9;
 const BROADER_LABEL_WEIGHT = 0.8;
 
 // Words that name a unit, not a row: every row of a trip-length column says "days".
-const UNIT_WORDS = new Set(
-  analyze(`day days night nights week weeks month months year years old age aged روز روزه شب هفته ماه سال ساله سن ${CURRENCY_WORDS}`),
-);
+const UNIT_WORDS = new Set(analyze(`day days night nights week weeks month months year years old age aged روز روزه شب هفته ماه سال ساله سن ${CURRENCY_WORDS}`));
 
 /**
  * How well a label matches the question: 2 for a quantity inside its interval, 0 for a

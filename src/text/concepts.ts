@@ -88,7 +88,8 @@ export function parseConceptLexicon(text: string, source = "lexicon"): ConceptLe
       broader.set(id, parents);
       broaderAt.set(id, at);
     }
-    for (const char of `${id}\t${english}\t${persian}${parents.length > 0 ? `\t${parents.join(" ")}` : ""}\n`) hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 0x01000193) >>> 0;
+    for (const char of `${id}\t${english}\t${persian}${parents.length > 0 ? `\t${parents.join(" ")}` : ""}\n`)
+      hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 0x01000193) >>> 0;
     const words = [...english.split("|"), ...persian.split("|")].map((w) => w.trim()).filter((w) => w !== "");
     if (words.length === 0) {
       problems.push(`${at}: concept "${id}" has no words`);

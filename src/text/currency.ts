@@ -14,7 +14,9 @@ const WORDS =
 export const CURRENCY_WORDS = `${CODES} ${WORDS}`;
 
 /** A currency named by letters (code or word), as a regular-expression alternation; match it between non-letters. */
-export const CURRENCY_NAME = `(?:${CURRENCY_WORDS.split(" ").sort((a, b) => b.length - a.length).join("|")})`;
+export const CURRENCY_NAME = `(?:${CURRENCY_WORDS.split(" ")
+  .sort((a, b) => b.length - a.length)
+  .join("|")})`;
 
 /** A currency symbol, as a regular-expression alternation. */
 export const CURRENCY_SYMBOL = "[$€£¥₹₺₽﷼]";

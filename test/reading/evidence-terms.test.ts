@@ -39,4 +39,3 @@ describe("what a question is about", () => {
     expect(focusTerms("what about my wife's car")).toEqual([]);
   });
 });
-

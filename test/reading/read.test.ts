@@ -752,4 +752,3 @@ describe("the reader", () => {
     });
   });
 });
-

@@ -70,7 +70,9 @@ describe("parseConceptLexicon", () => {
   it("fingerprints the content: the same lexicon the same print, an edit another", () => {
     expect(parseConceptLexicon(tiny).fingerprint).toBe(lexicon.fingerprint);
     expect(parseConceptLexicon(tiny.replace("thief", "robber")).fingerprint).not.toBe(lexicon.fingerprint);
-    expect(parseConceptLexicon(`${tiny}\npet\tpet\tحیوان خانگی\ndog\tdog\tسگ`).fingerprint).not.toBe(parseConceptLexicon(`${tiny}\npet\tpet\tحیوان خانگی\ndog\tdog\tسگ\tpet`).fingerprint);
+    expect(parseConceptLexicon(`${tiny}\npet\tpet\tحیوان خانگی\ndog\tdog\tسگ`).fingerprint).not.toBe(
+      parseConceptLexicon(`${tiny}\npet\tpet\tحیوان خانگی\ndog\tdog\tسگ\tpet`).fingerprint,
+    );
   });
 
   it("knows what a concept is a kind of, one level, from the optional fourth field, and checks the names", () => {

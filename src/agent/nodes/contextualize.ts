@@ -64,4 +64,3 @@ export function withStatedProduct(question: string, text: string, productTerms: 
   });
   return named.length === 0 ? question : `${question} ${[...new Set(named)].join(" ")}`;
 }
-

@@ -48,9 +48,6 @@ export function gradeNode(deps: AgentDeps) {
             ...(deps.lexicon === undefined ? {} : { lexicon: deps.lexicon }),
             // A pick's number ("1") names an option, not a quantity: its words are in the query.
             context: redactPersonalData(state.gate?.kind === "clarify_choice" ? state.rewrittenQuery : asked(state.turn!.text), { action: () => "drop" }),
-            // For an operator asking why a turn answered, asked or handed off: the reader's ranked evidence.
-            // (Document text, under a key the log redaction leaves alone; missing terms are already without personal data.)
-            trace: (candidates) => deps.logger.debug({ evidence: candidates.map((c) => ({ kind: c.kind, passage: c.text, coverage: c.coverage, missing: c.missing })) }, "reader's ranked evidence"),
           });
 
     // Out of scope by the classifier, and the documents do not say otherwise: that is the reply.

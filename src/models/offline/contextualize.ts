@@ -134,9 +134,7 @@ function rawTokens(text: string, familyLang: Language, names: ReadonlySet<string
 }
 
 // A stated quantity and its unit ("10 days", «۴۷ سال»): carried into a follow-up that states none.
-const QUANTITY_WORDS = new Set(
-  analyzeTerms(`day days week weeks month months year years old aged turned turns k thousand روز روزه هفته ماه سال ساله هزار ${CURRENCY_WORDS}`),
-);
+const QUANTITY_WORDS = new Set(analyzeTerms(`day days week weeks month months year years old aged turned turns k thousand روز روزه هفته ماه سال ساله هزار ${CURRENCY_WORDS}`));
 
 function classify(text: string, terms: string[], names: ReadonlySet<string>): Token {
   if (FAMILY_WORDS.has(text)) return { text, terms, kind: "family", names: false };
