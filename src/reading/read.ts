@@ -259,7 +259,7 @@ export function read(input: ReaderInput): ReaderVerdict {
   }
 
   if (best.kind === "table") {
-    const reading = resolvedByContext(best.table, best.reading, corrected, said, taxonomy);
+    const reading = moreSpecific(best.table, resolvedByContext(best.table, best.reading, corrected, said, taxonomy), said);
     const record = recordRow(reading);
     if (record !== null) {
       return {
@@ -303,6 +303,40 @@ export function read(input: ReaderInput): ReaderVerdict {
     documentId: unit.documentId,
     product: unit.product,
   };
+}
+
+/**
+ * A cell whose column (or row) was picked by the share of its label's words the question used,
+ * when the customer's message said every word of a sibling label that holds all of the picked
+ * one's words and more: "I'm a non-smoker… Term 20?" reads "Term 20 non-smoker", not the shorter
+ * "Term 20 smoker" that the question's words alone favour.
+ */
+function moreSpecific(table: Table, reading: CellReading, said: ReadonlySet<string> | null): CellReading {
+  if (reading.kind !== "cell" || said === null) return reading;
+  const words = (label: string) => new Set(analyze(label));
+  const wider = (picked: string, labels: readonly string[]): string | null => {
+    const own = words(picked);
+    const found = labels.filter((l) => {
+      const w = words(l);
+      return w.size > own.size && [...own].every((t) => w.has(t)) && [...w].every((t) => said.has(t));
+    });
+    return found.length === 1 ? found[0]! : null;
+  };
+  const column = wider(
+    reading.column.header,
+    table.columns.map((c) => c.header),
+  );
+  if (column !== null) {
+    const value = reading.row.values.find((v) => v.column === table.columns.find((c) => c.header === column)?.column);
+    if (value !== undefined) return { ...reading, column: value };
+  }
+  const label = wider(
+    reading.row.label,
+    table.rows.map((r) => r.label),
+  );
+  const row = label === null ? undefined : table.rows.find((r) => r.label === label);
+  const value = row?.values.find((v) => v.column === reading.column.column);
+  return row !== undefined && value !== undefined ? { ...reading, row, column: value } : reading;
 }
 
 /**

@@ -751,4 +751,34 @@ describe("the reader", () => {
       reason: expect.stringContaining("ساعت هوشمند"),
     });
   });
+
+  it("reads the sibling label the customer said every word of, when it holds all of the picked one's words and more (non-smoker)", () => {
+    const grid: TableOf = {
+      documentId: "beacon",
+      title: "Beacon Term Life – Rates",
+      product: "beacon",
+      domain: "life",
+      section: "Monthly premium",
+      caption: null,
+      labelHeader: "Age",
+    };
+    const rows = [
+      tableRow(grid, "a", "30–39", [
+        ["Term 20 non-smoker", "$7.30"],
+        ["Term 20 smoker", "$16.80"],
+      ]),
+      tableRow(grid, "b", "40–49", [
+        ["Term 20 non-smoker", "$12.10"],
+        ["Term 20 smoker", "$29.40"],
+      ]),
+    ];
+    const beacon = buildTaxonomy([{ id: "beacon", title: grid.title, product: "beacon", domain: "life", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const ask = (context: string) => read({ query: "How much would Beacon Term 20 cost per month?", language: "en", units: rows, taxonomy: beacon, context });
+    expect(ask("I'm 35, non-smoker. How much would Beacon Term 20 cost per month?")).toMatchObject({
+      kind: "answer",
+      claims: [{ text: expect.stringContaining("non-smoker: $7.30") }],
+    });
+    // Said nothing of smoking: the question's own words pick, as before.
+    expect(ask("I'm 35. How much would Beacon Term 20 cost per month?")).toMatchObject({ kind: "answer", claims: [{ text: expect.stringContaining("Term 20 smoker: $16.80") }] });
+  });
 });
