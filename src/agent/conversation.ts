@@ -96,9 +96,13 @@ export function conversationSignal({ text, reading, history, gates, clarifying =
     const earlier = history.find((h) => gates.read(h.user).scores.frustration >= AGAIN_EARLIER);
     if (earlier !== undefined) return { signal: "again", detail: `frustrated again (p=${reading.probability.toFixed(2)}) after an earlier complaint about the answers` };
   }
+  // Rising anger: when a clarifying question is pending, only with its marks (shouting, "?!!"): a
+  // reply that picks nothing ("no idea, just pick one") reads a little annoyed, and it counts
+  // toward the clarify budget instead.
   const previous = history.at(-1)!;
   const angerBefore = anger(previous.user, gates.read(previous.user));
-  if (angerBefore >= RISING_BEFORE && annoyance >= RISING_NOW && annoyance >= angerBefore + RISING_STEP) {
+  const marked = isShouting(text) || RUN_OF_MARKS.test(text);
+  if ((!clarifying || marked) && angerBefore >= RISING_BEFORE && annoyance >= RISING_NOW && annoyance >= angerBefore + RISING_STEP) {
     return { signal: "rising", detail: `anger rising across turns (${angerBefore.toFixed(2)} → ${annoyance.toFixed(2)})` };
   }
   return null;

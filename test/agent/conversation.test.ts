@@ -75,6 +75,19 @@ describe("conversation-level frustration", () => {
     expect(signal("ARE YOU EVEN READING WHAT I WRITE", ["hmm, that doesn't really answer it"], readings)).toMatchObject({ signal: "rising" });
     expect(signal("ARE YOU EVEN READING WHAT I WRITE", ["what is the excess?"], readings)).toBeNull();
   });
+
+  it("does not call a reply that picks nothing from a pending clarifying question rising anger, unless it shouts", () => {
+    const readings = {
+      "car insurance": reading("knowledge", 0.6, 0.3),
+      "no idea, just pick one for me": reading("frustration", 0.55),
+      "NO IDEA, JUST PICK ONE!!": reading("frustration", 0.55),
+    };
+    const history = ["is my car covered?", "car insurance"].map((h) => entry(h));
+    const at = (text: string, clarifying: boolean) => conversationSignal({ text, reading: readings[text as keyof typeof readings], history, gates: gatesOf(readings), clarifying });
+    expect(at("no idea, just pick one for me", false)).toMatchObject({ signal: "rising" });
+    expect(at("no idea, just pick one for me", true)).toBeNull();
+    expect(at("NO IDEA, JUST PICK ONE!!", true)).toMatchObject({ signal: "rising" });
+  });
 });
 
 const travel = chunk("travel-en#4", "A 7-day trip costs 1,200,000 rials for a traveller under 60.", { title: "Travel Insurance", product: "travel", domain: "travel" });
