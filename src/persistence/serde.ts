@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { JsonPlusSerializer, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
 
 /**
@@ -37,8 +38,27 @@ const decoder = new TextDecoder();
 
 export class PlainJsonSerializer implements SerializerProtocol {
   private readonly full = new JsonPlusSerializer();
+  private readonly written = new AsyncLocalStorage<{ bytes: number }>();
+
+  /**
+   * Runs `work` and counts the bytes this serializer writes for it (and nothing else: other
+   * callers are in other async contexts), so a saver's writes need not be serialised once more
+   * to be measured.
+   */
+  async measure(work: () => Promise<void>): Promise<number> {
+    const counter = { bytes: 0 };
+    await this.written.run(counter, work);
+    return counter.bytes;
+  }
 
   async dumpsTyped(data: unknown): Promise<[string, Uint8Array]> {
+    const dumped = await this.dumps(data);
+    const counter = this.written.getStore();
+    if (counter !== undefined) counter.bytes += dumped[1].byteLength;
+    return dumped;
+  }
+
+  private dumps(data: unknown): Promise<[string, Uint8Array]> | [string, Uint8Array] {
     if (data instanceof Uint8Array) return this.full.dumpsTyped(data);
     let text: string | undefined;
     try {
