@@ -67,14 +67,16 @@ export function createLexicalReranker(options: LexicalRerankerOptions = {}): Rer
       if (queryTerms.length === 0) return candidates.map(() => 0);
       const termStats = options.termStats ?? (() => candidateTermStats(candidates, termsOf));
       const statsByTenant = new Map<string, TermStats>();
-      return candidates.map((chunk) => {
+      const terms = candidates.map((chunk) => chunkTerms(chunk, termsOf, analyzed));
+      const forms = queryFormsAmong(queryTerms, terms, near);
+      return candidates.map((chunk, i) => {
         let stats = statsByTenant.get(chunk.tenantId);
         if (stats === undefined) {
           stats = termStats(chunk.tenantId);
           statsByTenant.set(chunk.tenantId, stats);
         }
         const idf = queryTerms.map((term) => stats.idf(term));
-        const parts = computeParts(queryTerms, idf, chunkTerms(chunk, termsOf, analyzed), near);
+        const parts = computeParts(queryTerms, idf, terms[i]!, forms);
         const language = rerankOptions.language !== undefined && chunk.lang === rerankOptions.language ? 1 : 0;
         const score = parts.coverage * (weights.coverage + weights.proximity * parts.proximity + weights.language * language) + weights.field * parts.field;
         return Math.min(1, Math.max(0, score));
@@ -94,12 +96,13 @@ export interface ScoreParts {
  * weights; exported for tests and for the offline grader.
  */
 export function scoreParts(queryTerms: readonly string[], idf: readonly number[], chunk: Chunk): ScoreParts {
-  return computeParts(queryTerms, idf, chunkTerms(chunk, analyze, new WeakMap()), new NearFormCache());
+  const terms = chunkTerms(chunk, analyze, new WeakMap());
+  return computeParts(queryTerms, idf, terms, queryFormsAmong(queryTerms, [terms], new NearFormCache()));
 }
 
-function computeParts(queryTerms: readonly string[], idf: readonly number[], { positions, fieldPositions, ranges }: ChunkTerms, near: NearFormCache): ScoreParts {
-  const matcher = new TermMatcher(positions, near, ranges);
-  const fieldMatcher = new TermMatcher(fieldPositions, near, []);
+function computeParts(queryTerms: readonly string[], idf: readonly number[], { positions, fieldPositions, ranges }: ChunkTerms, forms: QueryForms): ScoreParts {
+  const matcher = new TermMatcher(positions, forms, ranges);
+  const fieldMatcher = new TermMatcher(fieldPositions, forms, []);
 
   let weightSum = 0;
   let covered = 0;
@@ -150,29 +153,65 @@ function positionsOf(sequence: readonly string[]): Map<string, number[]> {
   return positions;
 }
 
+/**
+ * What matching a query term needs beyond the exact term, worked out once per rerank: its value
+ * when it is a number, else the words of the candidates it is a near form of, with their
+ * similarity. A chunk's best near form is then looked up among these few instead of comparing
+ * the term with each of the chunk's words.
+ */
+type QueryForms = ReadonlyMap<string, { value: number | null; near: ReadonlyArray<readonly [string, number]> }>;
+
+function queryFormsAmong(queryTerms: readonly string[], candidates: readonly ChunkTerms[], near: NearFormCache): QueryForms {
+  const vocabulary = new Set<string>();
+  for (const { positions } of candidates) for (const term of positions.keys()) vocabulary.add(term);
+  const out = new Map<string, { value: number | null; near: Array<readonly [string, number]> }>();
+  for (const queryTerm of queryTerms) {
+    const similar: Array<readonly [string, number]> = [];
+    out.set(queryTerm, { value: /^\d+(?:\.\d+)?$/u.test(queryTerm) ? Number(queryTerm) : null, near: similar });
+    if (!matchesByNearForm(queryTerm)) continue;
+    const row = near.row(queryTerm);
+    for (const term of vocabulary) {
+      if (!mayBeNear(queryTerm, term)) continue;
+      const similarity = row(term);
+      if (similarity > 0) similar.push([term, similarity]);
+    }
+  }
+  return out;
+}
+
+/** False when `b` cannot be a near form of `a`: lengths apart by more than 2 and neither a prefix of the other (see NearFormCache.compute). */
+function mayBeNear(a: string, b: string): boolean {
+  const difference = a.length - b.length;
+  if (difference <= 2 && difference >= -2) return true;
+  return difference > 0 ? b.length >= 4 && a.startsWith(b) : a.length >= 4 && b.startsWith(a);
+}
+
+/** Numbers match exactly only (or inside a range); so do concept tokens ("~car" is not near "~cargo"). */
+const matchesByNearForm = (queryTerm: string): boolean => !/\d/u.test(queryTerm) && !queryTerm.startsWith(CONCEPT_TOKEN_PREFIX);
+
 /** Best credit of a query term against a chunk's terms, with where it matched. */
 class TermMatcher {
   constructor(
     private readonly positionsByTerm: ReadonlyMap<string, number[]>,
-    private readonly near: NearFormCache,
+    private readonly forms: QueryForms,
     private readonly ranges: ReadonlyArray<[number, number]>,
   ) {}
 
   match(queryTerm: string): { credit: number; positions: number[] } {
     const exact = this.positionsByTerm.get(queryTerm);
     if (exact !== undefined) return { credit: 1, positions: exact };
+    const forms = this.forms.get(queryTerm);
+    if (forms === undefined) return { credit: 0, positions: [] };
     // A number inside a range the chunk states: "35" is a row "31–40" (no position: it is not a word of the chunk).
-    if (/^\d+(?:\.\d+)?$/u.test(queryTerm)) {
-      const value = Number(queryTerm);
-      return { credit: this.ranges.some(([lo, hi]) => value >= lo && value <= hi) ? RANGE_CREDIT : 0, positions: [] };
-    }
-    // Other numbers match exactly only; so do concept tokens ("~car" is not near "~cargo").
-    if (/\d/u.test(queryTerm) || queryTerm.startsWith(CONCEPT_TOKEN_PREFIX)) return { credit: 0, positions: [] };
+    const value = forms.value;
+    if (value !== null) return { credit: this.ranges.some(([lo, hi]) => value >= lo && value <= hi) ? RANGE_CREDIT : 0, positions: [] };
+    // The most similar of the chunk's words; of equally similar ones, the first in the chunk.
     let credit = 0;
     let positions: number[] = [];
-    for (const [term, termPositions] of this.positionsByTerm) {
-      const similarity = this.near.similarity(queryTerm, term);
-      if (similarity > credit) {
+    for (const [term, similarity] of forms.near) {
+      const termPositions = this.positionsByTerm.get(term);
+      if (termPositions === undefined) continue;
+      if (similarity > credit || (similarity === credit && credit > 0 && termPositions[0]! < positions[0]!)) {
         credit = similarity;
         positions = termPositions;
       }
@@ -195,8 +234,20 @@ class NearFormCache {
   private readonly grams = new Map<string, Set<string>>();
   private readonly results = new Map<string, Map<string, number>>();
 
-  /** 0, or NEAR_CREDIT × similarity for a near form of the same word. */
-  similarity(a: string, b: string): number {
+  /** Similarities to `a`, for many words in a row. */
+  row(a: string): (b: string) => number {
+    const row = this.rowOf(a);
+    return (b) => {
+      let result = row.get(b);
+      if (result === undefined) {
+        result = this.compute(a, b);
+        row.set(b, result);
+      }
+      return result;
+    };
+  }
+
+  private rowOf(a: string): Map<string, number> {
     let row = this.results.get(a);
     if (row === undefined) {
       // Bounded: starting over costs recomputation, never a different result.
@@ -207,12 +258,7 @@ class NearFormCache {
       row = new Map();
       this.results.set(a, row);
     }
-    let result = row.get(b);
-    if (result === undefined) {
-      result = this.compute(a, b);
-      row.set(b, result);
-    }
-    return result;
+    return row;
   }
 
   private compute(a: string, b: string): number {
