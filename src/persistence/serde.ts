@@ -11,10 +11,11 @@ import { JsonPlusSerializer, type SerializerProtocol } from "@langchain/langgrap
  *
  * Only the plain case is taken here; anything else goes to JsonPlusSerializer itself, so the
  * output is the same in every case:
- * - writing: `JSON.stringify` with a replacer that passes primitives, plain objects and arrays,
+ * - writing: plain data all through (primitives, plain objects and arrays, no `undefined`) is
+ *   what `JSON.stringify` alone writes; else `JSON.stringify` with a replacer that passes those
  *   and writes `undefined` as JsonPlus does ({ lc: 2, type: "undefined" }); any other object (Set,
- *   Map, Date's string is already taken, Error, Uint8Array, a Send, a class instance) or a cycle
- *   stops it and JsonPlus writes the whole value;
+ *   Map, Date, Error, Uint8Array, a Send, a class instance) or a cycle stops it and JsonPlus
+ *   writes the whole value;
  * - reading: text with no `"lc"` (the key of every record JsonPlus revives) and no `"__proto__"`
  *   (which its reviver would assign as a prototype) revives to exactly what `JSON.parse` gives.
  */
@@ -31,6 +32,25 @@ function plainReplacer(_key: string, value: unknown): unknown {
   // JsonPlus writes a plain object named "Send" as a Send packet.
   if ((prototype === Object.prototype || prototype === null) && (value as { lg_name?: unknown }).lg_name !== "Send") return value;
   throw NOT_PLAIN;
+}
+
+/** Most values are plain through and through: then `JSON.stringify` needs no replacer (a call into JS per value). */
+const MAX_DEPTH = 200;
+
+function simple(value: unknown, depth: number): boolean {
+  if (typeof value !== "object") return value !== undefined && typeof value !== "bigint";
+  if (value === null) return true;
+  if (depth > MAX_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!simple(value[i], depth + 1)) return false;
+    return true;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  const record = value as Record<string, unknown>;
+  if (record["lg_name"] === "Send" || typeof record["toJSON"] === "function") return false;
+  for (const key of Object.keys(record)) if (!simple(record[key], depth + 1)) return false;
+  return true;
 }
 
 const encoder = new TextEncoder();
@@ -62,7 +82,8 @@ export class PlainJsonSerializer implements SerializerProtocol {
     if (data instanceof Uint8Array) return this.full.dumpsTyped(data);
     let text: string | undefined;
     try {
-      text = JSON.stringify(data, plainReplacer);
+      // Deeper than MAX_DEPTH (or a cycle) is left to the replacer and, failing it, to JsonPlus.
+      text = simple(data, 0) ? JSON.stringify(data) : JSON.stringify(data, plainReplacer);
     } catch {
       // Not plain, a cycle or a BigInt: JsonPlus's own handling of it.
       return this.full.dumpsTyped(data);

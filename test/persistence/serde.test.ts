@@ -46,6 +46,9 @@ const VALUES: Array<[string, unknown]> = [
   ["a key __proto__", JSON.parse('{"__proto__": {"polluted": true}, "k": 1}')],
   ["text that looks like a record", { note: 'the "lc" key', lc: 3 }],
   ["a record JsonPlus revives", { lc: 2, type: "undefined" }],
+  ["an object with toJSON", { price: { amount: 5, toJSON: () => "5 CAD" } }],
+  ["deep nesting", JSON.parse(`${"[".repeat(300)}1${"]".repeat(300)}`)],
+  ["deep nesting with undefined", { deep: JSON.parse(`${"[".repeat(250)}1${"]".repeat(250)}`), gap: undefined }],
 ];
 
 describe("PlainJsonSerializer", () => {
