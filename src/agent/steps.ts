@@ -1,13 +1,13 @@
-import { Runnable, RunnableLambda, type RunnableConfig } from "@langchain/core/runnables";
+import { Runnable, type RunnableConfig } from "@langchain/core/runnables";
+import { Command } from "@langchain/langgraph";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 
 /**
- * Nodes and edge conditions as Runnables of our own instead of bare functions. LangGraph wraps a
- * bare node function in its RunnableCallable and a bare condition in @langchain/core's
- * RunnableLambda; on every call both build a langsmith RunTree even with tracing off (a UUIDv7
- * from `crypto.getRandomValues`, a timestamp string, environment look-ups) and merge configs, and
- * the lambda also goes through the callback machinery — about a quarter of a warm offline turn.
- * The graph, its node names, channels and checkpoints are the same; only these wrappers change.
+ * Nodes as Runnables of our own instead of bare functions. LangGraph wraps a bare node function
+ * in its RunnableCallable, which builds a langsmith RunTree on every call even with tracing off
+ * (a UUIDv7 from `crypto.getRandomValues`, a timestamp string, environment look-ups) and merges
+ * configs; an edge condition (a RunnableLambda) went through the callback machinery as well. The
+ * node names, channels and checkpoints are the same; only these wrappers change.
  */
 
 type NodeFn<S, U> = (state: S, config: RunnableConfig) => Promise<U>;
@@ -36,27 +36,33 @@ class NodeStep<S, U> extends Runnable<S, U> {
 }
 
 /**
- * A routing condition: a pure function of the state, called as is. When the run has callbacks
- * (LangSmith tracing) it goes through the RunnableLambda LangGraph would have made of it, so the
- * trace keeps the condition's run.
+ * A node that routes: it returns a Command whose `goto` is `route` applied to the state the node
+ * leaves (every field is replaced by its update, so that is the state merged with the update),
+ * which is what a conditional edge on the node would read. An edge condition costs LangGraph a
+ * fresh copy of the channels the node wrote and three more runnables per step; the Command
+ * writes the same `branch:to:<node>` trigger the edge did.
  */
-class ConditionStep<S, T> extends Runnable<S, T> {
+class RoutedStep<S extends object, U extends Record<string, unknown>, T extends string> extends Runnable<S, Command> {
   lc_namespace = ["frontdesk", "agent"];
-  private readonly traced: RunnableLambda<S, T>;
+  private readonly step: NodeStep<S, U>;
 
-  constructor(private readonly fn: (state: S) => T) {
+  constructor(
+    name: string,
+    fn: NodeFn<S, U>,
+    private readonly route: (state: S) => T,
+  ) {
     super();
-    this.traced = RunnableLambda.from(fn);
-    // The name LangGraph gives a condition passed as a function (it names the branch).
-    this.name = "condition";
+    this.name = name;
+    this.step = new NodeStep(name, fn);
   }
 
-  override async invoke(state: S, config?: Partial<RunnableConfig>): Promise<T> {
-    if (config?.callbacks !== undefined) return this.traced.invoke(state, config);
-    return this.fn(state);
+  override async invoke(state: S, config?: Partial<RunnableConfig>): Promise<Command> {
+    const update = await this.step.invoke(state, config);
+    return new Command({ update, goto: this.route({ ...state, ...update }) });
   }
 }
 
 export const nodeStep = <S, U>(name: string, fn: NodeFn<S, U>): Runnable<S, U> => new NodeStep(name, fn);
 
-export const conditionStep = <S, T>(fn: (state: S) => T): Runnable<S, T> => new ConditionStep(fn);
+export const routedStep = <S extends object, U extends Record<string, unknown>, T extends string>(name: string, fn: NodeFn<S, U>, route: (state: S) => T): Runnable<S, Command> =>
+  new RoutedStep(name, fn, route);
