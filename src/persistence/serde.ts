@@ -5,9 +5,9 @@ import { JsonPlusSerializer, type SerializerProtocol } from "@langchain/langgrap
  * LangGraph's JsonPlusSerializer, byte for byte, faster on plain JSON data — which is all a turn's
  * state holds. Its writer walks every value twice (a circular-reference pass, then
  * `JSON.stringify` with a replacer that tests each value against seven types); its reader rebuilds
- * the parsed tree through an async reviver, one promise per value. A knowledge turn's checkpoint
- * (~14 KB) took ~120 µs to write and ~550 µs to read; plain `JSON.stringify` and `JSON.parse` take
- * a third and a tenth of that.
+ * the parsed tree through an async reviver, one promise per value. For a knowledge turn's
+ * checkpoint (~14 KB) that is ~110 → ~75 µs to write (~35 µs of it the UTF-8 encoding, which
+ * both pay) and ~140 → ~55 µs to read.
  *
  * Only the plain case is taken here; anything else goes to JsonPlusSerializer itself, so the
  * output is the same in every case:
