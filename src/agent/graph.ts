@@ -8,12 +8,13 @@ import { escalateNode } from "./nodes/escalate.js";
 import { generateNode } from "./nodes/generate.js";
 import { gradeNode } from "./nodes/grade.js";
 import { loadMemoryNode } from "./nodes/load-memory.js";
-import { NODES } from "./nodes/names.js";
+import { NODES, type NodeName } from "./nodes/names.js";
 import { recordTurnNode } from "./nodes/record-turn.js";
 import { retrieveNode } from "./nodes/retrieve.js";
 import { triageNode } from "./nodes/triage.js";
 import { verifyNode } from "./nodes/verify.js";
 import { writeMemoryNode } from "./nodes/write-memory.js";
+import { nodeStep, routedStep } from "./steps.js";
 import { AgentState, type AgentStateUpdate, type AgentStateValue } from "./state.js";
 
 /**
@@ -95,30 +96,29 @@ const freshTicks =
     }
   };
 
-/** Builds the turn graph; compile with a checkpointer to keep threads. */
+/**
+ * Builds the turn graph; compile with a checkpointer to keep threads. A node followed by a choice
+ * returns its route as a Command (src/agent/steps.ts), decided by the route function above from
+ * the state it leaves; `ends` lists where it may go.
+ */
 export function buildGraph(deps: AgentDeps) {
   const onFreshTick = freshTicks(deps.telemetry ?? noopTelemetry());
+  const node = (name: NodeName, fn: Node) => nodeStep(name, onFreshTick(fn));
+  const routed = <T extends NodeName>(name: NodeName, fn: Node, route: Route<T>) => routedStep(name, onFreshTick(fn), route);
   return new StateGraph(AgentState)
-    .addNode(NODES.loadMemory, onFreshTick(loadMemoryNode(deps)))
-    .addNode(NODES.triage, onFreshTick(triageNode(deps)))
-    .addNode(NODES.contextualize, onFreshTick(contextualizeNode(deps)))
-    .addNode(NODES.retrieve, onFreshTick(retrieveNode(deps)))
-    .addNode(NODES.grade, onFreshTick(gradeNode(deps)))
-    .addNode(NODES.clarify, onFreshTick(clarifyNode(deps)))
-    .addNode(NODES.generate, onFreshTick(generateNode(deps)))
-    .addNode(NODES.verify, onFreshTick(verifyNode(deps)))
-    .addNode(NODES.escalate, onFreshTick(escalateNode(deps)))
-    .addNode(NODES.writeMemory, onFreshTick(writeMemoryNode(deps)))
-    .addNode(NODES.recordTurn, onFreshTick(recordTurnNode(deps)))
+    .addNode(NODES.loadMemory, node(NODES.loadMemory, loadMemoryNode(deps)))
+    .addNode(NODES.triage, routed(NODES.triage, triageNode(deps), routeAfterTriage), { ends: [NODES.escalate, NODES.generate, NODES.contextualize] })
+    .addNode(NODES.contextualize, routed(NODES.contextualize, contextualizeNode(deps), routeAfterContextualize), { ends: [NODES.escalate, NODES.retrieve] })
+    .addNode(NODES.retrieve, routed(NODES.retrieve, retrieveNode(deps), routeAfterRetrieve), { ends: [NODES.escalate, NODES.grade] })
+    .addNode(NODES.grade, routed(NODES.grade, gradeNode(deps), routeAfterGrade), { ends: [NODES.escalate, NODES.generate, NODES.clarify, NODES.retrieve] })
+    .addNode(NODES.clarify, routed(NODES.clarify, clarifyNode(deps), routeAfterClarify), { ends: [NODES.escalate, NODES.recordTurn] })
+    .addNode(NODES.generate, routed(NODES.generate, generateNode(deps), routeAfterGenerate), { ends: [NODES.escalate, NODES.recordTurn, NODES.verify] })
+    .addNode(NODES.verify, routed(NODES.verify, verifyNode(deps), routeAfterVerify), { ends: [NODES.escalate, NODES.writeMemory, NODES.generate] })
+    .addNode(NODES.escalate, node(NODES.escalate, escalateNode(deps)))
+    .addNode(NODES.writeMemory, node(NODES.writeMemory, writeMemoryNode(deps)))
+    .addNode(NODES.recordTurn, node(NODES.recordTurn, recordTurnNode(deps)))
     .addEdge(START, NODES.loadMemory)
     .addEdge(NODES.loadMemory, NODES.triage)
-    .addConditionalEdges(NODES.triage, routeAfterTriage, [NODES.escalate, NODES.generate, NODES.contextualize])
-    .addConditionalEdges(NODES.contextualize, routeAfterContextualize, [NODES.escalate, NODES.retrieve])
-    .addConditionalEdges(NODES.retrieve, routeAfterRetrieve, [NODES.escalate, NODES.grade])
-    .addConditionalEdges(NODES.grade, routeAfterGrade, [NODES.escalate, NODES.generate, NODES.clarify, NODES.retrieve])
-    .addConditionalEdges(NODES.clarify, routeAfterClarify, [NODES.escalate, NODES.recordTurn])
-    .addConditionalEdges(NODES.generate, routeAfterGenerate, [NODES.escalate, NODES.recordTurn, NODES.verify])
-    .addConditionalEdges(NODES.verify, routeAfterVerify, [NODES.escalate, NODES.writeMemory, NODES.generate])
     .addEdge(NODES.escalate, NODES.recordTurn)
     .addEdge(NODES.writeMemory, NODES.recordTurn)
     .addEdge(NODES.recordTurn, END);

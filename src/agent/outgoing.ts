@@ -32,22 +32,23 @@ export interface OutgoingCheck {
   leaks(text: string, withheld: readonly string[]): Leak[];
 }
 
-const words = (text: string) =>
-  foldForMatch(text)
+const wordsOfFolded = (folded: string) =>
+  folded
     .split(/[^\p{L}\p{N}@.:_/-]+/u)
     .filter((w) => w !== "")
     .map((w) => w.replace(/[.:]+$/u, ""));
 
-function shingles(text: string, n: number): Set<string> {
-  const out = new Set<string>();
-  const w = words(text);
-  for (let i = 0; i + n <= w.length; i++) out.add(w.slice(i, i + n).join(" "));
+const words = (text: string) => wordsOfFolded(foldForMatch(text));
+
+/** Each run of `n` consecutive words, in order. */
+function runsOf(w: readonly string[], n: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + n <= w.length; i++) out.push(w.slice(i, i + n).join(" "));
   return out;
 }
 
-function firstShared(reply: string, phrases: ReadonlySet<string>, n: number): string | null {
-  for (const s of shingles(reply, n)) if (phrases.has(s)) return s;
-  return null;
+function shingles(text: string, n: number): Set<string> {
+  return new Set(runsOf(words(text), n));
 }
 
 // Names the service uses inside and nobody writes to a customer.
@@ -83,24 +84,47 @@ export function createOutgoingCheck(options: { prompts: readonly string[]; polic
   const syntax = entries.filter((e) => e.includes("...") || e.includes("*"));
   const phrases = entries.filter((e) => !syntax.includes(e) && e.split(" ").length >= POLICY_PHRASE_MIN_WORDS);
 
+  // A phrase is in a text when its words are consecutive words of the text (` ${p} ` in the
+  // padded words): looked up from each word of the text instead of searching for every phrase.
+  const phrasesByFirstWord = new Map<string, string[]>();
+  for (const phrase of phrases) {
+    const first = phrase.split(" ")[0]!;
+    const list = phrasesByFirstWord.get(first);
+    if (list === undefined) phrasesByFirstWord.set(first, [phrase]);
+    else list.push(phrase);
+  }
+  const phrasesIn = (w: readonly string[]): string[] => {
+    const found = new Set<string>();
+    w.forEach((word, i) => {
+      for (const phrase of phrasesByFirstWord.get(word) ?? []) {
+        const length = phrase.split(" ").length;
+        if (i + length <= w.length && w.slice(i, i + length).join(" ") === phrase) found.add(phrase);
+      }
+    });
+    // In the lists' order, as a filter of them would give.
+    return phrases.filter((p) => found.has(p));
+  };
+
   return {
     leaks(text, withheld) {
       const folded = foldForMatch(text);
-      const padded = ` ${words(text).join(" ")} `;
+      const w = wordsOfFolded(folded);
+      const padded = ` ${w.join(" ")} `;
       const out: Leak[] = [];
-      const prompt = firstShared(text, promptShingles, PROMPT_SHINGLE_WORDS);
-      if (prompt !== null) out.push({ kind: "prompt", what: `${PROMPT_SHINGLE_WORDS} words of a prompt` });
+      if (runsOf(w, PROMPT_SHINGLE_WORDS).some((run) => promptShingles.has(run))) out.push({ kind: "prompt", what: `${PROMPT_SHINGLE_WORDS} words of a prompt` });
       const code = CODE_NAMES.find((c) => padded.includes(` ${c} `));
       if (code !== undefined) out.push({ kind: "reason_code", what: code });
-      const listed = phrases.filter((p) => padded.includes(` ${p} `));
+      const listed = phrasesIn(w);
       const pattern = syntax.find((p) => folded.includes(p));
       if (listed.length >= POLICY_PHRASES_MAX || pattern !== undefined) out.push({ kind: "policy_list", what: pattern ?? `${listed.length} policy-list phrases` });
       const name = BUNDLE_NAMES.find((n) => padded.includes(` ${n} `)) ?? INTERNALS.find((r) => r.test(folded))?.source;
       if (name !== undefined) out.push({ kind: "bundle_internals", what: name });
+      const withheldRuns = withheld.length === 0 ? [] : runsOf(w, WITHHELD_SHINGLE_WORDS);
       for (const sentence of withheld) {
-        const quoted = firstShared(text, shingles(sentence, WITHHELD_SHINGLE_WORDS), WITHHELD_SHINGLE_WORDS);
+        const sentenceRuns = shingles(sentence, WITHHELD_SHINGLE_WORDS);
+        const quoted = withheldRuns.some((run) => sentenceRuns.has(run));
         const token = distinctiveTokens(sentence).find((t) => folded.includes(t));
-        if (quoted !== null || token !== undefined) {
+        if (quoted || token !== undefined) {
           out.push({ kind: "withheld", what: token !== undefined ? "a marker of a withheld sentence" : `${WITHHELD_SHINGLE_WORDS} words of a withheld sentence` });
           break;
         }

@@ -10,6 +10,8 @@ type PatternToken = { kind: "word"; value: string } | { kind: "prefix"; value: s
 export interface CompiledPhrase {
   source: string;
   tokens: PatternToken[];
+  /** The pattern's whole words: a text lacking one of them cannot match. */
+  words: string[];
 }
 
 const MAX_GAP = 3;
@@ -34,7 +36,7 @@ export function compilePhrase(source: string): CompiledPhrase {
     else if (word.endsWith("*") && word.length > 1) tokens.push({ kind: "prefix", value: word.slice(0, -1) });
     else tokens.push({ kind: "word", value: word.replace(/\*/gu, "") });
   }
-  return { source, tokens };
+  return { source, tokens, words: tokens.flatMap((t) => (t.kind === "word" ? [t.value] : [])) };
 }
 
 function matchesAt(tokens: PatternToken[], t: number, words: string[], w: number): boolean {
@@ -83,7 +85,12 @@ function matchesExactly(tokens: PatternToken[], words: string[]): boolean {
   return walk(0, 0);
 }
 
+/** The first phrase of the list found in `words`; a phrase one of whose words the text lacks is not searched for. */
 export function firstMatch(phrases: readonly CompiledPhrase[], words: string[]): CompiledPhrase | null {
-  for (const phrase of phrases) if (findPhrase(phrase, words) !== null) return phrase;
+  const present = new Set(words);
+  for (const phrase of phrases) {
+    if (!phrase.words.every((w) => present.has(w))) continue;
+    if (findPhrase(phrase, words) !== null) return phrase;
+  }
   return null;
 }

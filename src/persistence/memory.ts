@@ -4,6 +4,7 @@ import { createInProcessTurnEvents, type FanoutOptions } from "./fanout.js";
 import { createInProcessLocks } from "./locks.js";
 import type { Persistence } from "./ports.js";
 import { createBaseStoreProfileStore } from "./profile-store.js";
+import { PlainJsonSerializer } from "./serde.js";
 import { TurnScopedSaver, type PruneThread } from "./turn-scoped-saver.js";
 
 /** Watch limits when the caller has no configuration (tests, embedding programs). */
@@ -30,7 +31,7 @@ function pruneMemorySaver(memory: MemorySaver): PruneThread {
 
 /** Everything in this process's memory: tests, the evaluation, FRONTDESK_CHECKPOINTER=memory. */
 export function createMemoryPersistence(watch: FanoutOptions = DEFAULT_WATCH): Persistence {
-  const memory = new MemorySaver();
+  const memory = new MemorySaver(new PlainJsonSerializer());
   const saver = new TurnScopedSaver(memory, pruneMemorySaver(memory));
   const events = createInProcessTurnEvents(watch);
   return {

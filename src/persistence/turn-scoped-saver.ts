@@ -8,6 +8,7 @@ import {
   type CheckpointTuple,
   type PendingWrite,
 } from "@langchain/langgraph-checkpoint";
+import { PlainJsonSerializer } from "./serde.js";
 
 /**
  * Makes a turn all-or-nothing. LangGraph with `durability: "exit"` writes one checkpoint when
@@ -131,9 +132,8 @@ export function latestCheckpoints(writes: readonly BufferedWrite[]): Map<string,
 }
 
 /**
- * The serialised size of a turn's writes as the saver's serde makes them. The in-process savers
- * serialise inside put() without telling; measuring serialises once more (a turn's checkpoint is
- * a few KB, well under a millisecond).
+ * The serialised size of a turn's writes as the saver's serde makes them: what a saver whose
+ * serde cannot count its own writes (not PlainJsonSerializer) serialises once more to measure.
  */
 export async function serializedBytes(serde: BaseCheckpointSaver["serde"], writes: readonly BufferedWrite[]): Promise<number> {
   let bytes = 0;
@@ -149,10 +149,16 @@ export async function serializedBytes(serde: BaseCheckpointSaver["serde"], write
 }
 
 async function applyOneByOne(inner: BaseCheckpointSaver, prune: PruneThread | null, threadId: string, writes: readonly BufferedWrite[]): Promise<number> {
-  for (const write of writes) {
-    if (write.kind === "checkpoint") await inner.put(write.config, write.checkpoint, write.metadata, write.newVersions);
-    else await inner.putWrites(write.config, write.writes, write.taskId, write.taskPath);
-  }
+  const apply = async () => {
+    for (const write of writes) {
+      if (write.kind === "checkpoint") await inner.put(write.config, write.checkpoint, write.metadata, write.newVersions);
+      else await inner.putWrites(write.config, write.writes, write.taskId, write.taskPath);
+    }
+  };
+  // The in-process savers serialise exactly the checkpoint, its metadata and each write's value,
+  // what serializedBytes adds up: counted as they write, not serialised a second time.
+  const serde = inner.serde;
+  const bytes = serde instanceof PlainJsonSerializer ? await serde.measure(apply) : await apply().then(() => serializedBytes(serde, writes));
   if (prune !== null) for (const [ns, keep] of latestCheckpoints(writes)) await prune(threadId, ns, keep);
-  return serializedBytes(inner.serde, writes);
+  return bytes;
 }

@@ -11,6 +11,7 @@ import {
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
 import { guarded, asStorageError } from "./errors.js";
+import { PlainJsonSerializer } from "../serde.js";
 import { splitThreadKey } from "../thread-key.js";
 import { checkpointNamespace, latestCheckpoints, type BufferedWrite } from "../turn-scoped-saver.js";
 
@@ -86,7 +87,7 @@ function registryParts(threadKey: string): { tenantId: string; threadId: string 
  */
 export class FrontdeskPostgresSaver extends PostgresSaver {
   constructor(private readonly db: pg.Pool) {
-    super(db);
+    super(db, new PlainJsonSerializer());
   }
 
   override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {

@@ -1,5 +1,6 @@
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type Database from "better-sqlite3";
+import { PlainJsonSerializer } from "../serde.js";
 import { TurnScopedSaver } from "../turn-scoped-saver.js";
 
 /**
@@ -9,7 +10,7 @@ import { TurnScopedSaver } from "../turn-scoped-saver.js";
  * written (it creates them lazily), which is always before the first prune.
  */
 export function createFileSaver(db: Database.Database): TurnScopedSaver {
-  const sqlite = new SqliteSaver(db);
+  const sqlite = new SqliteSaver(db, new PlainJsonSerializer());
   const prune = async (threadId: string, checkpointNs: string, keep: string) => {
     db.transaction(() => {
       db.prepare("DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id <> ?").run(threadId, checkpointNs, keep);

@@ -4,6 +4,7 @@ import { extractRanges } from "../../text/numbers.js";
 import { candidateTermStats, type TermStats } from "../hybrid/bm25.js";
 import { fieldText } from "../hybrid/chunker.js";
 import type { Chunk, Reranker } from "../types.js";
+import { mayBeNear, NearFormCache } from "./near-forms.js";
 
 /** Weights of the lexical reranker's parts; they sum to 1 so a score is at most 1. */
 export interface LexicalRerankWeights {
@@ -67,14 +68,16 @@ export function createLexicalReranker(options: LexicalRerankerOptions = {}): Rer
       if (queryTerms.length === 0) return candidates.map(() => 0);
       const termStats = options.termStats ?? (() => candidateTermStats(candidates, termsOf));
       const statsByTenant = new Map<string, TermStats>();
-      return candidates.map((chunk) => {
+      const terms = candidates.map((chunk) => chunkTerms(chunk, termsOf, analyzed));
+      const forms = queryFormsAmong(queryTerms, terms, near);
+      return candidates.map((chunk, i) => {
         let stats = statsByTenant.get(chunk.tenantId);
         if (stats === undefined) {
           stats = termStats(chunk.tenantId);
           statsByTenant.set(chunk.tenantId, stats);
         }
         const idf = queryTerms.map((term) => stats.idf(term));
-        const parts = computeParts(queryTerms, idf, chunkTerms(chunk, termsOf, analyzed), near);
+        const parts = computeParts(queryTerms, idf, terms[i]!, forms);
         const language = rerankOptions.language !== undefined && chunk.lang === rerankOptions.language ? 1 : 0;
         const score = parts.coverage * (weights.coverage + weights.proximity * parts.proximity + weights.language * language) + weights.field * parts.field;
         return Math.min(1, Math.max(0, score));
@@ -94,12 +97,13 @@ export interface ScoreParts {
  * weights; exported for tests and for the offline grader.
  */
 export function scoreParts(queryTerms: readonly string[], idf: readonly number[], chunk: Chunk): ScoreParts {
-  return computeParts(queryTerms, idf, chunkTerms(chunk, analyze, new WeakMap()), new NearFormCache());
+  const terms = chunkTerms(chunk, analyze, new WeakMap());
+  return computeParts(queryTerms, idf, terms, queryFormsAmong(queryTerms, [terms], new NearFormCache()));
 }
 
-function computeParts(queryTerms: readonly string[], idf: readonly number[], { positions, fieldPositions, ranges }: ChunkTerms, near: NearFormCache): ScoreParts {
-  const matcher = new TermMatcher(positions, near, ranges);
-  const fieldMatcher = new TermMatcher(fieldPositions, near, []);
+function computeParts(queryTerms: readonly string[], idf: readonly number[], { positions, fieldPositions, ranges }: ChunkTerms, forms: QueryForms): ScoreParts {
+  const matcher = new TermMatcher(positions, forms, ranges);
+  const fieldMatcher = new TermMatcher(fieldPositions, forms, []);
 
   let weightSum = 0;
   let covered = 0;
@@ -150,29 +154,58 @@ function positionsOf(sequence: readonly string[]): Map<string, number[]> {
   return positions;
 }
 
+/**
+ * What matching a query term needs beyond the exact term, worked out once per rerank: its value
+ * when it is a number, else the words of the candidates it is a near form of, with their
+ * similarity. A chunk's best near form is then looked up among these few instead of comparing
+ * the term with each of the chunk's words.
+ */
+type QueryForms = ReadonlyMap<string, { value: number | null; near: ReadonlyArray<readonly [string, number]> }>;
+
+function queryFormsAmong(queryTerms: readonly string[], candidates: readonly ChunkTerms[], near: NearFormCache): QueryForms {
+  const vocabulary = new Set<string>();
+  for (const { positions } of candidates) for (const term of positions.keys()) vocabulary.add(term);
+  const out = new Map<string, { value: number | null; near: Array<readonly [string, number]> }>();
+  for (const queryTerm of queryTerms) {
+    const similar: Array<readonly [string, number]> = [];
+    out.set(queryTerm, { value: /^\d+(?:\.\d+)?$/u.test(queryTerm) ? Number(queryTerm) : null, near: similar });
+    if (!matchesByNearForm(queryTerm)) continue;
+    const row = near.row(queryTerm);
+    for (const term of vocabulary) {
+      if (!mayBeNear(queryTerm, term)) continue;
+      const similarity = row(term);
+      if (similarity > 0) similar.push([term, similarity]);
+    }
+  }
+  return out;
+}
+
+/** Numbers match exactly only (or inside a range); so do concept tokens ("~car" is not near "~cargo"). */
+const matchesByNearForm = (queryTerm: string): boolean => !/\d/u.test(queryTerm) && !queryTerm.startsWith(CONCEPT_TOKEN_PREFIX);
+
 /** Best credit of a query term against a chunk's terms, with where it matched. */
 class TermMatcher {
   constructor(
     private readonly positionsByTerm: ReadonlyMap<string, number[]>,
-    private readonly near: NearFormCache,
+    private readonly forms: QueryForms,
     private readonly ranges: ReadonlyArray<[number, number]>,
   ) {}
 
   match(queryTerm: string): { credit: number; positions: number[] } {
     const exact = this.positionsByTerm.get(queryTerm);
     if (exact !== undefined) return { credit: 1, positions: exact };
+    const forms = this.forms.get(queryTerm);
+    if (forms === undefined) return { credit: 0, positions: [] };
     // A number inside a range the chunk states: "35" is a row "31–40" (no position: it is not a word of the chunk).
-    if (/^\d+(?:\.\d+)?$/u.test(queryTerm)) {
-      const value = Number(queryTerm);
-      return { credit: this.ranges.some(([lo, hi]) => value >= lo && value <= hi) ? RANGE_CREDIT : 0, positions: [] };
-    }
-    // Other numbers match exactly only; so do concept tokens ("~car" is not near "~cargo").
-    if (/\d/u.test(queryTerm) || queryTerm.startsWith(CONCEPT_TOKEN_PREFIX)) return { credit: 0, positions: [] };
+    const value = forms.value;
+    if (value !== null) return { credit: this.ranges.some(([lo, hi]) => value >= lo && value <= hi) ? RANGE_CREDIT : 0, positions: [] };
+    // The most similar of the chunk's words; of equally similar ones, the first in the chunk.
     let credit = 0;
     let positions: number[] = [];
-    for (const [term, termPositions] of this.positionsByTerm) {
-      const similarity = this.near.similarity(queryTerm, term);
-      if (similarity > credit) {
+    for (const [term, similarity] of forms.near) {
+      const termPositions = this.positionsByTerm.get(term);
+      if (termPositions === undefined) continue;
+      if (similarity > credit || (similarity === credit && credit > 0 && termPositions[0]! < positions[0]!)) {
         credit = similarity;
         positions = termPositions;
       }
@@ -181,67 +214,7 @@ class TermMatcher {
   }
 }
 
-const NEAR_CREDIT = 0.7;
 const RANGE_CREDIT = 0.8;
-const MIN_DICE = 0.6;
-/** Query words whose similarities the reranker keeps. */
-const NEAR_CACHE_WORDS = 2_000;
-
-/**
- * Near-form similarity with memoised trigram sets and results. Candidates of one query share
- * most of their vocabulary, so one cache per rerank call removes nearly all repeated work.
- */
-class NearFormCache {
-  private readonly grams = new Map<string, Set<string>>();
-  private readonly results = new Map<string, Map<string, number>>();
-
-  /** 0, or NEAR_CREDIT × similarity for a near form of the same word. */
-  similarity(a: string, b: string): number {
-    let row = this.results.get(a);
-    if (row === undefined) {
-      // Bounded: starting over costs recomputation, never a different result.
-      if (this.results.size >= NEAR_CACHE_WORDS) {
-        this.results.clear();
-        this.grams.clear();
-      }
-      row = new Map();
-      this.results.set(a, row);
-    }
-    let result = row.get(b);
-    if (result === undefined) {
-      result = this.compute(a, b);
-      row.set(b, result);
-    }
-    return result;
-  }
-
-  private compute(a: string, b: string): number {
-    if (/\d/u.test(b)) return 0;
-    const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-    if (short.length >= 4 && long.startsWith(short)) return NEAR_CREDIT * (short.length / long.length >= 0.6 ? 1 : 0.8);
-    // Typos and spelling variants change a word's length by a letter or two; longer
-    // differences are affixes, which the prefix rule above handles. Skipping them saves most
-    // of the trigram work.
-    if (long.length - short.length > 2) return 0;
-    const ga = this.trigrams(a);
-    const gb = this.trigrams(b);
-    let shared = 0;
-    for (const gram of ga) if (gb.has(gram)) shared++;
-    const dice = (2 * shared) / (ga.size + gb.size);
-    return dice >= MIN_DICE ? NEAR_CREDIT * dice : 0;
-  }
-
-  private trigrams(word: string): Set<string> {
-    let set = this.grams.get(word);
-    if (set === undefined) {
-      const chars = [...`<${word}>`];
-      set = new Set<string>();
-      for (let i = 0; i + 3 <= chars.length; i++) set.add(chars.slice(i, i + 3).join(""));
-      this.grams.set(word, set);
-    }
-    return set;
-  }
-}
 
 /**
  * How close together the matched query terms sit: m / (shortest span holding one position of
