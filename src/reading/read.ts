@@ -126,7 +126,10 @@ export function read(input: ReaderInput): ReaderVerdict {
   // A word the concept lexicon knows ("crash") is a word, not a misspelling of one the documents
   // use ("cash"): its concept carries it.
   const known = (t: string) => input.lexicon?.conceptOfTerm(t) !== undefined && !taxonomy.vocabulary.has(t);
-  const terms = [...new Set(raw.map((t) => (known(t) ? t : tenantForm(taxonomy, t))))];
+  // "the regular one (not the plus)", «طرح معمولی (نه پلاس)»: a plan or product named only to be
+  // ruled out is no word to find, and what names it answers another question.
+  const excluded = ruledOut(input.query, taxonomy);
+  const terms = [...new Set(raw.map((t) => (known(t) ? t : tenantForm(taxonomy, t))))].filter((t) => !excluded.has(t));
   // A word the documents never use, respelt as one they do ("stuff" → "staff"), may be a guess:
   // it weighs like a common word, as the unknown word itself would.
   const guessed = new Set(raw.filter((t) => !known(t) && !taxonomy.vocabulary.has(t) && correctTerm(taxonomy, t) !== t).map((t) => correctTerm(taxonomy, t)));
@@ -218,6 +221,7 @@ export function read(input: ReaderInput): ReaderVerdict {
     candidates.push({ kind: "table", table, reading, score });
   }
   if (candidates.length === 0) return { kind: "insufficient", reason: "nothing was retrieved for the question's product", coverage: 0 };
+  if (excluded.size > 0) for (const c of candidates) if (namesAny(c, excluded)) c.score.coverage *= READER_RULES.formlessFactor;
 
   candidates.sort((a, b) => b.score.coverage - a.score.coverage || rank(b) - rank(a));
   input.trace?.(
@@ -337,6 +341,31 @@ function moreSpecific(table: Table, reading: CellReading, said: ReadonlySet<stri
   const row = label === null ? undefined : table.rows.find((r) => r.label === label);
   const value = row?.values.find((v) => v.column === reading.column.column);
   return row !== undefined && value !== undefined ? { ...reading, row, column: value } : reading;
+}
+
+// "not the plus one", "except Premier", «نه پلاس»; not "I'm not a smoker", which says what the customer is.
+const NEGATED = /(?<![\p{L}])(?:not\s+the|except(?:\s+the)?|other than(?:\s+the)?|rather than(?:\s+the)?|نه|غیر از|به جز|بجز)\s+([\p{L}\u200C-]{2,})/gu;
+
+/** Plan and product names the question rules out ("not the plus one"): labels or name terms of the tenant, analysed. */
+function ruledOut(query: string, taxonomy: Taxonomy): ReadonlySet<string> {
+  const out = new Set<string>();
+  const labels = new Set([...taxonomy.labelGroups.flat(), ...taxonomy.products.flatMap((p) => p.nameTerms)]);
+  for (const m of foldForMatch(query).matchAll(NEGATED)) {
+    for (const term of analyze(m[1]!)) {
+      const own = tenantForm(taxonomy, term);
+      if (!labels.has(own)) continue;
+      out.add(own);
+      for (const alias of crossScriptAliases(taxonomy, m[1]!).get(term) ?? []) out.add(alias);
+    }
+  }
+  return out;
+}
+
+/** True when a candidate's own words, labels, caption or headings name one of the terms. */
+function namesAny(c: Candidate, terms: ReadonlySet<string>): boolean {
+  const unit = unitOf(c);
+  const own = c.kind === "table" ? [c.table.caption ?? "", ...(c.reading.kind === "cell" ? [c.reading.row.label, c.reading.column.header] : [])] : [c.text];
+  return [...termSet([...own, ...unit.sectionPath].join(" "))].some((t) => terms.has(t));
 }
 
 /**

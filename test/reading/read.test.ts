@@ -781,4 +781,28 @@ describe("the reader", () => {
     // Said nothing of smoking: the question's own words pick, as before.
     expect(ask("I'm 35. How much would Beacon Term 20 cost per month?")).toMatchObject({ kind: "answer", claims: [{ text: expect.stringContaining("Term 20 smoker: $16.80") }] });
   });
+
+  it('rules out a plan the question names only to exclude ("not the plus one")', () => {
+    const plain: TableOf = {
+      documentId: "mehr",
+      title: "Mehr Visitor – Prices",
+      product: "mehr",
+      domain: "visit",
+      section: "Table 1 – Mehr",
+      caption: "Table 1 – Mehr",
+      labelHeader: "Age",
+    };
+    const plus: TableOf = { ...plain, section: "Table 2 – Mehr Plus", caption: "Table 2 – Mehr Plus" };
+    const rows = [
+      { ...tableRow(plain, "a", "41–60", [["90 days", "480"]]), shape: { ...tableRow(plain, "a", "41–60", [["90 days", "480"]]).shape, table: "mehr:t0" } },
+      { ...tableRow(plus, "b", "41–60", [["90 days", "670"]]), shape: { ...tableRow(plus, "b", "41–60", [["90 days", "670"]]).shape, table: "mehr:t1" } },
+    ] as ReadingUnit[];
+    const mehr = buildTaxonomy([
+      { id: "mehr", title: plain.title, product: "mehr", domain: "visit", lang: "en", text: rows.map((r) => r.text).join("\n"), labelSets: [["Regular", "Plus"]] },
+    ]);
+    expect(read({ query: "How much is the regular Mehr (not the plus one) for 90 days for a 45 year old?", language: "en", units: rows, taxonomy: mehr })).toMatchObject({
+      kind: "answer",
+      claims: [{ text: expect.stringContaining("480") }],
+    });
+  });
 });
