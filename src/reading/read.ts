@@ -10,7 +10,9 @@ import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, sharedClassOnly, unsoldKinds
 import { judgeable, parseQuantities, type Quantity } from "../text/quantities.js";
 import { analyzeQuestion, type QuestionAnalysis } from "./question.js";
 import { AMOUNT_ATTRIBUTES, cover, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
-import { type CellReading, readTable, recordRow, renderCell, type Table, tablesOf } from "./table.js";
+import { readTable, recordRow, renderCell, tablesOf } from "./table.js";
+import { moreSpecific, resolvedByContext } from "./said.js";
+import { namesAny, ruledOut } from "./excluded.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
 
 export type { ReaderClaim, ReaderOption } from "./types.js";
@@ -307,83 +309,6 @@ export function read(input: ReaderInput): ReaderVerdict {
     documentId: unit.documentId,
     product: unit.product,
   };
-}
-
-/**
- * A cell whose column (or row) was picked by the share of its label's words the question used,
- * when the customer's message said every word of a sibling label that holds all of the picked
- * one's words and more: "I'm a non-smoker… Term 20?" reads "Term 20 non-smoker", not the shorter
- * "Term 20 smoker" that the question's words alone favour.
- */
-function moreSpecific(table: Table, reading: CellReading, said: ReadonlySet<string> | null): CellReading {
-  if (reading.kind !== "cell" || said === null) return reading;
-  const words = (label: string) => new Set(analyze(label));
-  const wider = (picked: string, labels: readonly string[]): string | null => {
-    const own = words(picked);
-    const found = labels.filter((l) => {
-      const w = words(l);
-      return w.size > own.size && [...own].every((t) => w.has(t)) && [...w].every((t) => said.has(t));
-    });
-    return found.length === 1 ? found[0]! : null;
-  };
-  const column = wider(
-    reading.column.header,
-    table.columns.map((c) => c.header),
-  );
-  if (column !== null) {
-    const value = reading.row.values.find((v) => v.column === table.columns.find((c) => c.header === column)?.column);
-    if (value !== undefined) return { ...reading, column: value };
-  }
-  const label = wider(
-    reading.row.label,
-    table.rows.map((r) => r.label),
-  );
-  const row = label === null ? undefined : table.rows.find((r) => r.label === label);
-  const value = row?.values.find((v) => v.column === reading.column.column);
-  return row !== undefined && value !== undefined ? { ...reading, row, column: value } : reading;
-}
-
-// "not the plus one", "except Premier", «نه پلاس»; not "I'm not a smoker", which says what the customer is.
-const NEGATED = /(?<![\p{L}])(?:not\s+the|except(?:\s+the)?|other than(?:\s+the)?|rather than(?:\s+the)?|نه|غیر از|به جز|بجز)\s+([\p{L}\u200C-]{2,})/gu;
-
-/** Plan and product names the question rules out ("not the plus one"): labels or name terms of the tenant, analysed. */
-function ruledOut(query: string, taxonomy: Taxonomy): ReadonlySet<string> {
-  const out = new Set<string>();
-  const labels = new Set([...taxonomy.labelGroups.flat(), ...taxonomy.products.flatMap((p) => p.nameTerms)]);
-  for (const m of foldForMatch(query).matchAll(NEGATED)) {
-    for (const term of analyze(m[1]!)) {
-      const own = tenantForm(taxonomy, term);
-      if (!labels.has(own)) continue;
-      out.add(own);
-      for (const alias of crossScriptAliases(taxonomy, m[1]!).get(term) ?? []) out.add(alias);
-    }
-  }
-  return out;
-}
-
-/** True when a candidate's own words, labels, caption or headings name one of the terms. */
-function namesAny(c: Candidate, terms: ReadonlySet<string>): boolean {
-  const unit = unitOf(c);
-  const own = c.kind === "table" ? [c.table.caption ?? "", ...(c.reading.kind === "cell" ? [c.reading.row.label, c.reading.column.header] : [])] : [c.text];
-  return [...termSet([...own, ...unit.sectionPath].join(" "))].some((t) => terms.has(t));
-}
-
-/**
- * A table that needs a row or column the question does not name, when the customer's whole message
- * names exactly one of the options, every word and number of it: "I own a townhouse… What would it
- * cost?" said which row before it asked. A partial match ("4-cylinder saloon" for "saloon,
- * 6 cylinders") is no answer: the question is asked.
- */
-function resolvedByContext(table: Table, reading: CellReading, question: QuestionAnalysis, said: ReadonlySet<string> | null, taxonomy: Taxonomy): CellReading {
-  if (reading.kind !== "needs" || said === null) return reading;
-  const named = reading.options.filter((label) => {
-    const words = analyze(label);
-    return words.length > 0 && words.every((w) => said.has(w));
-  });
-  if (named.length !== 1) return reading;
-  const again = readTable(table, { ...question, terms: [...new Set([...question.terms, ...analyze(named[0]!)])] }, (t) => termWeight(taxonomy, t));
-  const label = again.kind === "cell" ? (reading.dimension === "row" ? again.row.label : again.column.header) : null;
-  return label === named[0] ? again : reading;
 }
 
 /** Folded text of a unit, for tests and diagnostics. */

@@ -1,0 +1,63 @@
+import type { Taxonomy } from "../domain/taxonomy.js";
+import { analyze } from "../text/analysis/index.js";
+import { termWeight } from "./evidence-terms.js";
+import type { QuestionAnalysis } from "./question.js";
+import { type CellReading, readTable, type Table } from "./table.js";
+
+/**
+ * What the customer's whole message says of a table's labels beyond the query: the row or column
+ * a statement named ("I own a townhouse… what would it cost?"), the fuller label it said
+ * ("non-smoker"). `said` is the message's analysed terms in the tenant's spelling.
+ */
+
+/**
+ * A table that needs a row or column the question does not name, when the customer's whole message
+ * names exactly one of the options, every word and number of it: "I own a townhouse… What would it
+ * cost?" said which row before it asked. A partial match ("4-cylinder saloon" for "saloon,
+ * 6 cylinders") is no answer: the question is asked.
+ */
+export function resolvedByContext(table: Table, reading: CellReading, question: QuestionAnalysis, said: ReadonlySet<string> | null, taxonomy: Taxonomy): CellReading {
+  if (reading.kind !== "needs" || said === null) return reading;
+  const named = reading.options.filter((label) => {
+    const words = analyze(label);
+    return words.length > 0 && words.every((w) => said.has(w));
+  });
+  if (named.length !== 1) return reading;
+  const again = readTable(table, { ...question, terms: [...new Set([...question.terms, ...analyze(named[0]!)])] }, (t) => termWeight(taxonomy, t));
+  const label = again.kind === "cell" ? (reading.dimension === "row" ? again.row.label : again.column.header) : null;
+  return label === named[0] ? again : reading;
+}
+
+/**
+ * A cell whose column (or row) was picked by the share of its label's words the question used,
+ * when the customer's message said every word of a sibling label that holds all of the picked
+ * one's words and more: "I'm a non-smoker… Term 20?" reads "Term 20 non-smoker", not the shorter
+ * "Term 20 smoker" that the question's words alone favour.
+ */
+export function moreSpecific(table: Table, reading: CellReading, said: ReadonlySet<string> | null): CellReading {
+  if (reading.kind !== "cell" || said === null) return reading;
+  const words = (label: string) => new Set(analyze(label));
+  const wider = (picked: string, labels: readonly string[]): string | null => {
+    const own = words(picked);
+    const found = labels.filter((l) => {
+      const w = words(l);
+      return w.size > own.size && [...own].every((t) => w.has(t)) && [...w].every((t) => said.has(t));
+    });
+    return found.length === 1 ? found[0]! : null;
+  };
+  const column = wider(
+    reading.column.header,
+    table.columns.map((c) => c.header),
+  );
+  if (column !== null) {
+    const value = reading.row.values.find((v) => v.column === table.columns.find((c) => c.header === column)?.column);
+    if (value !== undefined) return { ...reading, column: value };
+  }
+  const label = wider(
+    reading.row.label,
+    table.rows.map((r) => r.label),
+  );
+  const row = label === null ? undefined : table.rows.find((r) => r.label === label);
+  const value = row?.values.find((v) => v.column === reading.column.column);
+  return row !== undefined && value !== undefined ? { ...reading, row, column: value } : reading;
+}
