@@ -805,4 +805,31 @@ describe("the reader", () => {
       claims: [{ text: expect.stringContaining("480") }],
     });
   });
+
+  it("picks the column whose label names the broader concept of a question word (a speeding ticket is a conviction)", () => {
+    const lexicon = parseConceptLexicon(
+      "traffic_violation\ttraffic violation | conviction | convictions\tتخلف\nspeeding\tspeeding | speeding ticket\tسرعت غیرمجاز\ttraffic_violation\n",
+    );
+    const grid: TableOf = {
+      documentId: "road",
+      title: "Road Auto – Premiums",
+      product: "road",
+      domain: "auto",
+      section: "Annual premium by driving record",
+      caption: null,
+      labelHeader: "Driver age",
+    };
+    const rows = [
+      tableRow(grid, "a", "25–34", [
+        ["Clean record", "$2,160"],
+        ["1 minor conviction", "$2,520"],
+        ["1 at-fault accident", "$2,990"],
+      ]),
+    ];
+    const road = buildTaxonomy([{ id: "road", title: grid.title, product: "road", domain: "auto", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    expect(read({ query: "what is the Road annual premium at 28 with a speeding ticket?", language: "en", units: rows, taxonomy: road, lexicon })).toMatchObject({
+      kind: "answer",
+      claims: [{ text: expect.stringContaining("1 minor conviction: $2,520") }],
+    });
+  });
 });
