@@ -217,9 +217,17 @@ export function read(input: ReaderInput): ReaderVerdict {
     });
   }
   candidates.push(...listCandidates(candidates, corrected, terms, taxonomy));
+  // A table is about what its section's running text says: the paragraph before a benefits table
+  // says whom and when it pays ("your passengers, if injured in a collision").
+  const sectionText = new Map<string, Set<string>>();
+  for (const unit of units) {
+    if (unit.shape.kind !== "paragraph") continue;
+    const key = sectionKey(unit);
+    sectionText.set(key, new Set([...(sectionText.get(key) ?? []), ...termSet(unit.text)]));
+  }
   for (const table of tablesOf(units)) {
     const reading = readTable(table, corrected, (t) => termWeight(taxonomy, t));
-    const score = tableScore(table, reading, corrected, terms, taxonomy);
+    const score = tableScore(table, reading, corrected, terms, taxonomy, sectionText.get(sectionKey(table.sample)));
     candidates.push({ kind: "table", table, reading, score });
   }
   if (candidates.length === 0) return { kind: "insufficient", reason: "nothing was retrieved for the question's product", coverage: 0 };
@@ -315,3 +323,5 @@ export function read(input: ReaderInput): ReaderVerdict {
 export function describeUnit(unit: ReadingUnit): string {
   return foldForMatch(`${unit.chunkId}: ${unit.text}`);
 }
+
+const sectionKey = (unit: ReadingUnit) => `${unit.documentId}\u0000${unit.sectionPath.join("\u0000")}`;

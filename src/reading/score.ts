@@ -192,9 +192,21 @@ export function judged(score: Scored, text: string, about: ReadonlySet<string>, 
   return { ...score, coverage };
 }
 
-export function tableScore(table: Table, reading: CellReading, question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy): Scored {
+export function tableScore(
+  table: Table,
+  reading: CellReading,
+  question: QuestionAnalysis,
+  terms: readonly string[],
+  taxonomy: Taxonomy,
+  /** Terms of the running text of the table's own section ("Pays benefits to your passengers if injured…"). */
+  section: ReadonlySet<string> = new Set(),
+): Scored {
   const sample = table.sample;
-  const { context, title, lang } = unitBags(sample);
+  const bags = unitBags(sample);
+  const { title, lang } = bags;
+  // Only a cell the question picked reads its section's text: a table that needs a choice is not
+  // made more the answer by the paragraph around it.
+  const context = section.size === 0 || reading.kind !== "cell" ? bags.context : union(bags.context, section);
   const header = termSet([table.caption ?? "", table.rowHeader, ...table.columns.map((c) => c.header)].join(" "));
   const labels = termSet(table.rows.map((r) => r.label).join(" "));
   const fitted = question.quantities.filter(judgeable).length;

@@ -832,4 +832,49 @@ describe("the reader", () => {
       claims: [{ text: expect.stringContaining("1 minor conviction: $2,520") }],
     });
   });
+
+  it("reads a picked cell together with the running text of its table's section (whom and when the table pays)", () => {
+    const table = (documentId: string, section: string, limit: string) => {
+      const t: TableOf = { documentId, title: "Road Auto – What's Covered", product: "road", domain: "auto", section, caption: null, labelHeader: "Benefit" };
+      return {
+        ...tableRow(t, "m", "Medical and rehabilitation", [["Standard limit", limit]]),
+        shape: { ...tableRow(t, "m", "Medical and rehabilitation", [["Standard limit", limit]]).shape, table: `${documentId}:t0` },
+      } as ReadingUnit;
+    };
+    const paragraph = (documentId: string, section: string, text: string): ReadingUnit => ({
+      ...base,
+      domain: "auto",
+      chunkId: `${documentId}#p`,
+      documentId,
+      title: "Road Auto – What's Covered",
+      product: "road",
+      sectionPath: [section],
+      text,
+      shape: { kind: "paragraph" },
+    });
+    const units = [
+      paragraph("road-b", "Travel medical", "Pays your medical bills when you fall ill abroad."),
+      table("road-b", "Travel medical", "$10,000"),
+      paragraph("road-a", "Accident benefits", "Pays benefits to you and your passengers if injured in a collision."),
+      table("road-a", "Accident benefits", "$65,000"),
+    ];
+    const road = buildTaxonomy(
+      ["road-a", "road-b"].map((id) => ({
+        id,
+        title: "Road Auto – What's Covered",
+        product: "road",
+        domain: "auto",
+        lang: "en" as const,
+        text: units
+          .filter((u) => u.documentId === id)
+          .map((u) => u.text)
+          .join("\n"),
+      })),
+    );
+    const query = "If my passenger is injured in a collision, how much does Road pay for medical and rehabilitation?";
+    expect(read({ query, language: "en", units, taxonomy: road })).toMatchObject({
+      kind: "answer",
+      claims: [{ text: expect.stringContaining("$65,000"), chunkIds: ["road-a#m"] }],
+    });
+  });
 });
