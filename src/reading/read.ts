@@ -16,7 +16,7 @@ import { namesAny, ruledOut } from "./excluded.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
 
 export type { ReaderClaim, ReaderOption } from "./types.js";
-import { termSet, termsBeside, union, wordSentences } from "./unit-terms.js";
+import { conceptsIn, termSet, termsBeside, union, wordSentences } from "./unit-terms.js";
 
 export { READER_RULES } from "./score.js";
 
@@ -93,8 +93,6 @@ function carriedTerms(query: string, lexicon: ConceptLexicon, taxonomy: Taxonomy
   return out;
 }
 
-const documentedConcepts = new WeakMap<Taxonomy, WeakMap<ConceptLexicon, ReadonlySet<string>>>();
-
 /**
  * True when the documents name the term's concept in other words ("bunny" where a heading says
  * "Rabbits"): among the words that say what the products are (titles, labels, words a line of
@@ -106,17 +104,7 @@ function conceptDocumented(term: string, taxonomy: Taxonomy, lexicon: ConceptLex
 }
 
 function conceptNamedByProducts(concept: string, taxonomy: Taxonomy, lexicon: ConceptLexicon): boolean {
-  let byLexicon = documentedConcepts.get(taxonomy);
-  if (byLexicon === undefined) {
-    byLexicon = new WeakMap();
-    documentedConcepts.set(taxonomy, byLexicon);
-  }
-  let concepts = byLexicon.get(lexicon);
-  if (concepts === undefined) {
-    concepts = new Set(lexicon.conceptsOfTerms([...taxonomy.productVocabulary]));
-    byLexicon.set(lexicon, concepts);
-  }
-  return concepts.has(concept);
+  return conceptsIn(lexicon, taxonomy.productVocabulary).has(concept);
 }
 
 export function read(input: ReaderInput): ReaderVerdict {
