@@ -94,6 +94,9 @@ const termsOf = termSet;
 const CONCEPT_LABEL_WEIGHT = 0.9;
 /** …and by a broader concept ("conviction" for "speeding ticket") this share of that (as READER_RULES.broaderWeight). */
 const BROADER_LABEL_WEIGHT = 0.8;
+// Of two labels whose words the question all uses ("Water damage", "Most claims" for a water damage
+// claim), the one saying more of the question is meant: a tie-break, never more than a share point.
+const QUESTION_SHARE_TIEBREAK = 0.01;
 
 // Words that name a unit, not a row: every row of a trip-length column says "days".
 const UNIT_WORDS = new Set(analyze(`day days night nights week weeks month months year years old age aged روز روزه شب هفته ماه سال ساله سن ${CURRENCY_WORDS}`));
@@ -110,6 +113,7 @@ function labelMatch(
   questionTerms: ReadonlySet<string>,
   used: Set<Quantity>,
   weight: (term: string) => number,
+  questionWeight = 0,
 ): number {
   const words = [...termsOf(label)].filter((t) => !/\d/u.test(t) && !UNIT_WORDS.has(t));
   const parsed = parseInterval(label, unitHint(headerHint));
@@ -148,7 +152,8 @@ function labelMatch(
   // Numbers a label names as words of its own ("6 cylinders", "4x4") count when the question says them.
   const numbers = [...termsOf(label)].filter((t) => /^\d+$/u.test(t));
   const numberHits = numbers.filter((n) => question.quantities.some((q) => String(q.value) === n)).length;
-  return (total === 0 ? 0 : hits / total) + (numbers.length > 0 ? numberHits / numbers.length / 2 : 0);
+  const said = questionWeight > 0 ? QUESTION_SHARE_TIEBREAK * Math.min(1, hits / questionWeight) : 0;
+  return (total === 0 ? 0 : hits / total + said) + (numbers.length > 0 ? numberHits / numbers.length / 2 : 0);
 }
 
 // A number (or range) and the word after it: "2 or more incidents", "up to 3 claims".
@@ -177,6 +182,7 @@ function isDimension(labels: readonly string[]): boolean {
 /** Reads one table for the question. */
 export function readTable(table: Table, question: QuestionAnalysis, weight: (term: string) => number = () => 1): CellReading {
   const questionTerms = new Set([...question.terms, ...[...(question.aliases?.values() ?? [])].flat()]);
+  const questionWeight = question.terms.filter((t) => !/\d/u.test(t)).reduce((sum, t) => sum + weight(t), 0);
   // What the row labels measure: their column's header says it best ("Device price (AED)"),
   // the caption only when it does not ("… by trip length").
   const contextHint = unitHint(table.rowHeader) !== null ? table.rowHeader : `${table.rowHeader} ${table.caption ?? ""}`;
@@ -205,7 +211,7 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   const rowQuantities = new Set<Quantity>(columnQuantities);
   const rowScores = table.rows.map((r) => {
     const used = new Set(rowQuantities);
-    const score = labelMatch(r.label, contextHint, question, questionTerms, used, weight);
+    const score = labelMatch(r.label, contextHint, question, questionTerms, used, weight, questionWeight);
     return { score, used };
   });
 
@@ -244,13 +250,24 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
     // A row with only some columns filled: pick among those.
     const filled = table.columns.filter((c) => row.values.some((v) => v.column === c.column));
     if (filled.length === 1) columnIndex = table.columns.indexOf(filled[0]!);
-    else if (!unplaced && isDimension(filled.map((c) => c.header))) return { kind: "needs", table, dimension: "column", header: "", options: filled.map((c) => c.header), row };
+    else if (!unplaced && filled.length > 1 && sameValue(row, filled)) {
+      // Every plan says the same ("Water damage | AED 1,000 | AED 1,000"): the choice changes nothing.
+      const first = row.values.find((v) => v.column === filled[0]!.column)!;
+      const header = filled.map((c) => c.header.trim()).join(" / ");
+      return { kind: "cell", table, row, column: { ...first, header }, rowMatched, columnMatched: false, quantitiesHeld: held };
+    } else if (!unplaced && isDimension(filled.map((c) => c.header))) return { kind: "needs", table, dimension: "column", header: "", options: filled.map((c) => c.header), row };
     else return { kind: "no_match", table, dimension: "column" };
   }
   const wanted = table.columns[columnIndex]!;
   const value = row.values.find((v) => v.column === wanted.column);
   if (value === undefined) return { kind: "no_match", table, dimension: "column" };
   return { kind: "cell", table, row, column: value, rowMatched, columnMatched, quantitiesHeld: held };
+}
+
+/** True when the row holds one and the same value under every one of the columns. */
+function sameValue(row: TableRow, columns: readonly { column: number }[]): boolean {
+  const values = columns.map((c) => foldForMatch(row.values.find((v) => v.column === c.column)?.value ?? "").trim());
+  return !NO_VALUE.test(values[0]!) && values.every((v) => v === values[0]);
 }
 
 /**

@@ -704,6 +704,34 @@ describe("the reader", () => {
     expect(reading("how much is the 8–15 days trip?", prices).kind).toBe("clarify_table");
   });
 
+  it("picks, of two rows whose words the question all uses, the one saying more of it, and answers when every plan's cell is the same", () => {
+    const excess: TableOf = { documentId: "nest", title: "Nest Contents Cover", product: "nest", domain: "homes", section: "Excess", caption: null, labelHeader: "Claim type" };
+    const rows = [
+      tableRow(excess, "m", "Most claims", [
+        ["Standard", "AED 500"],
+        ["Gold", "AED 250"],
+      ]),
+      tableRow(excess, "w", "Water damage", [
+        ["Standard", "AED 1,000"],
+        ["Gold", "AED 1,000"],
+      ]),
+      tableRow(excess, "a", "Accidental damage", [
+        ["Standard", "—"],
+        ["Gold", "AED 250"],
+      ]),
+    ];
+    const nest = buildTaxonomy([{ id: "nest", title: excess.title, product: "nest", domain: "homes", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const ask = (query: string) => read({ query, language: "en", units: rows, taxonomy: nest });
+    // "Most claims" is all "claim" to the question, "Water damage" all "water damage": the latter says more of it.
+    expect(ask("What excess would I pay on a water damage claim?")).toMatchObject({
+      kind: "answer",
+      basis: "cell",
+      claims: [{ text: "Water damage — Standard / Gold: AED 1,000", chunkIds: ["nest#w"] }],
+    });
+    // Where the plans differ, which plan still matters.
+    expect(ask("What excess would I pay on most claims?")).toMatchObject({ kind: "clarify_table", options: [{ label: "Standard" }, { label: "Gold" }] });
+  });
+
   it('does not take a word of page titles ("… – Plans and Prices", "… – Plans and Benefits") for the name of the products that have it', () => {
     const unit = (id: string, product: string, title: string, text: string): ReadingUnit => ({
       ...base,
