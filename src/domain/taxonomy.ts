@@ -52,6 +52,11 @@ export interface Taxonomy {
   glosses: ReadonlyMap<string, readonly string[]>;
   /** One-word labels of a table's columns or rows, as analysed terms: alternatives to one another. */
   labelGroups: readonly (readonly string[])[];
+  /**
+   * Terms only one line of business's documents use ("vet" of the pet pages), to that domain: a
+   * general page's row naming the product ("Pet insurance — within 180 days") speaks of them.
+   */
+  domainTerms: ReadonlyMap<string, string>;
 }
 
 export interface ScriptName {
@@ -69,6 +74,7 @@ export const EMPTY_TAXONOMY: Taxonomy = {
   glosses: new Map(),
   labelGroups: [],
   productVocabulary: new Set(),
+  domainTerms: new Map(),
 };
 
 /**

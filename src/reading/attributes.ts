@@ -2,6 +2,7 @@ import { analyze } from "../text/analysis/index.js";
 import { toAsciiDigits } from "../text/normalize.js";
 import type { Attribute } from "./question.js";
 import { CURRENCY } from "../text/currency.js";
+import type { Language } from "../text/language.js";
 
 /**
  * The words that name each attribute, in both languages, analysed: a question asking "how much
@@ -41,6 +42,27 @@ function termsOf(word: string): string[] {
 const TERMS = new Map<Attribute, ReadonlySet<string>>(
   (Object.entries(WORDS) as Array<[Attribute, string]>).map(([a, words]) => [a, new Set(words.split(/\s+/u).flatMap(termsOf))]),
 );
+
+/**
+ * The words a document states an attribute with ("Send the claim form within 180 days"), per
+ * language: a widened search adds them for the asked attribute, when the customer asked in words
+ * of their own ("how long do I have to send the vet bills?").
+ */
+const STATED_WITH: Partial<Record<Attribute, Record<Language, string>>> = {
+  price: { en: "premium price", fa: "حق بیمه قیمت" },
+  limit: { en: "limit maximum", fa: "سقف حداکثر" },
+  deductible: { en: "deductible excess", fa: "فرانشیز" },
+  waiting: { en: "waiting period", fa: "دوره انتظار" },
+  deadline: { en: "deadline within", fa: "مهلت ظرف" },
+  documents: { en: "documents", fa: "مدارک" },
+  refund: { en: "refund", fa: "استرداد" },
+};
+
+/** The words documents state the question's first asked attribute with, or "" (see STATED_WITH). */
+export function statedWith(asked: readonly Attribute[], language: Language): string {
+  const main = asked[0];
+  return main === undefined ? "" : (STATED_WITH[main]?.[language] ?? "");
+}
 
 /** Every attribute, in the order of WORDS. */
 export const ATTRIBUTES = Object.keys(WORDS) as readonly Attribute[];

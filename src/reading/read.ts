@@ -184,7 +184,13 @@ export function read(input: ReaderInput): ReaderVerdict {
       // The item's own words; its heading and lead-in (rendered into its text) are context.
       const own = termSet(unit.shape.item);
       const agreement = quantityAgreement(unit.text, corrected);
-      const score = cover(corrected, terms, { own, context: union(context, termsBeside(unit.text, own)), title, lang, form: unit.shape.item }, taxonomy, agreement.fit);
+      const score = cover(
+        corrected,
+        terms,
+        { own, context: union(context, termsBeside(unit.text, own)), title, lang, product: unit.product, form: unit.shape.item },
+        taxonomy,
+        agreement.fit,
+      );
       candidates.push({ kind: "item", unit, text: unit.text, extra: [], score: judged(score, unit.text, union(own, context), corrected, agreement.conflict) });
       continue;
     }
@@ -198,7 +204,7 @@ export function read(input: ReaderInput): ReaderVerdict {
       const full = `${sentence} ${extra.map((e) => e.text).join(" ")}`;
       const own = termSet(full);
       const agreement = quantityAgreement(full, corrected);
-      const score = cover(corrected, terms, { own, context, title, lang, form: full }, taxonomy, agreement.fit);
+      const score = cover(corrected, terms, { own, context, title, lang, product: unit.product, form: full }, taxonomy, agreement.fit);
       const judgedScore = judged(score, full, union(own, context), corrected, agreement.conflict);
       if (EXAMPLE.test(sentence.trim())) judgedScore.coverage *= 0.9;
       candidates.push({ kind: "sentence", unit, text: sentence, extra, score: judgedScore });

@@ -58,6 +58,8 @@ export interface Bags {
   states?: ReadonlySet<Attribute>;
   /** The unit's language: a question word of the other one with no concept or name to carry it cannot be there. */
   lang?: Language;
+  /** The unit's product: a general page's words naming a product speak of that product's own terms. */
+  product?: string;
 }
 
 export type UnitBags = { context: ReadonlySet<string>; title: ReadonlySet<string>; lang: Language };
@@ -144,6 +146,9 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
       else if (aliases.some((a) => bags.context.has(a))) m = READER_RULES.contextWeight;
       else if (aliases.some((a) => bags.title.has(a))) m = READER_RULES.titleWeight;
     }
+    // "vet bills" asked of a claims guide's row "Pet insurance — within 180 days": a word only the
+    // pet pages use is spoken of by a unit naming the pet product, as its title would.
+    if (m === 0 && bags.product !== undefined && namesDomainOf(term, bags.own, bags.product, taxonomy)) m = READER_RULES.titleWeight;
     if (m === 0) missing.push(term);
     got += w * m;
   }
@@ -156,6 +161,31 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
     got += Math.min(quantityFit, quantities) * w;
   }
   return { coverage: total === 0 ? 0 : got / total, missing };
+}
+
+// Name terms to their product's domain, and general products under a key no term can be.
+const nameDomains = new WeakMap<Taxonomy, ReadonlyMap<string, string>>();
+const GENERAL_KEY = "\u0000";
+
+/**
+ * True when the unit is a general page's, the term is one line of business's own
+ * (Taxonomy.domainTerms) and the unit's words name a product of it.
+ */
+function namesDomainOf(term: string, own: ReadonlySet<string>, product: string, taxonomy: Taxonomy): boolean {
+  const domain = taxonomy.domainTerms.get(term);
+  if (domain === undefined) return false;
+  let names = nameDomains.get(taxonomy);
+  if (names === undefined) {
+    const general = taxonomy.products.filter((p) => p.general);
+    names = new Map([
+      ...taxonomy.products.filter((p) => !p.general).flatMap((p) => p.nameTerms.map((t) => [t, p.domain] as const)),
+      ...general.map((p) => [GENERAL_KEY + p.product, ""] as const),
+    ]);
+    nameDomains.set(taxonomy, names);
+  }
+  if (!names.has(GENERAL_KEY + product)) return false;
+  for (const word of own) if (names.get(word) === domain) return true;
+  return false;
 }
 
 /** How the passage's own figures stand to the question's quantities: fitting ones, contradicting ones. */
@@ -220,7 +250,7 @@ export function tableScore(
     const score = cover(
       question,
       terms,
-      { own, context: union(context, header), title, lang, form: reading.column.value, ...(statesLimit ? { states: LIMIT } : {}) },
+      { own, context: union(context, header), title, lang, product: sample.product, form: reading.column.value, ...(statesLimit ? { states: LIMIT } : {}) },
       taxonomy,
       // Only a row or column whose interval holds a stated quantity fits it: "Annual limit — Elite"
       // picked by words says nothing of a 62-year-old's premium.
@@ -233,7 +263,7 @@ export function tableScore(
   // Asking which column to read: the columns (or what is above them) must be about the asked
   // attribute, not a row's words ("Customer care (quotes…)" does not make "Number | Hours" prices).
   const about = reading.kind === "needs" && reading.dimension === "column" ? union(header, context) : union(union(header, labels), context);
-  const score = cover(question, terms, { own: union(header, labels), context, title, lang }, taxonomy, fitted);
+  const score = cover(question, terms, { own: union(header, labels), context, title, lang, product: sample.product }, taxonomy, fitted);
   const judgedScore = judged(score, [table.caption ?? "", ...table.rows.map((r) => r.values.map((v) => v.value).join(" "))].join(" "), about, question, 0);
   return reading.kind === "needs" ? judgedScore : { ...judgedScore, coverage: judgedScore.coverage * READER_RULES.formlessFactor };
 }

@@ -4,6 +4,7 @@ import type { Language } from "../text/language.js";
 import { keyedWords } from "../text/transliterate.js";
 import type { Chunk } from "./types.js";
 import { glossesOf } from "./glosses.js";
+import { domainTermsOf } from "./domain-terms.js";
 
 /** What the taxonomy is built from: a document's metadata and its text. */
 export interface TaxonomyDocument {
@@ -260,6 +261,7 @@ export function buildTaxonomy(documents: readonly TaxonomyDocument[]): Taxonomy 
     documentFrequency,
     documents: documents.length,
     labelGroups: labelGroupsOf(documents),
+    domainTerms: domainTermsOf(usesOf, generalDomainsOf),
     scriptNames: scriptNamesOf(documents, termsOf, new Set([...nameTerms.values()].flat())),
     glosses: glossesOf(documents.map((d) => d.text)),
   };

@@ -186,6 +186,14 @@ describe("the turn graph", () => {
     expect(retriever.requests[0]?.query).toBe("How much is travel cover for 3 weeks? 21 days");
   });
 
+  it("widens a second search with the words documents state the asked attribute with, not the first", async () => {
+    const retriever = fakeRetriever(() => [{ chunk: deductible, score: 0.1 }], { ...EMPTY_TAXONOMY, domains: ["motor"] });
+    const h = harness({ models: scriptedModels({ triage: knowledge }), retriever });
+    await run(h, "How long do I have to send the bills?", { domain: "motor" });
+    expect(retriever.requests[0]?.query).toBe("How long do I have to send the bills?");
+    expect(retriever.requests[1]?.query).toBe("How long do I have to send the bills? deadline within");
+  });
+
   it("retries retrieval once with a widened query, then escalates", async () => {
     const retriever = fakeRetriever(() => [{ chunk: deductible, score: 0.1 }], { ...EMPTY_TAXONOMY, domains: ["motor"] });
     const h = harness({ models: scriptedModels({ triage: knowledge }), retriever });

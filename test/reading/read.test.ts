@@ -732,6 +732,56 @@ describe("the reader", () => {
     expect(ask("What excess would I pay on most claims?")).toMatchObject({ kind: "clarify_table", options: [{ label: "Standard" }, { label: "Gold" }] });
   });
 
+  it("reads a general page's row naming a product as speaking of the words only that product's pages use (vet → the pet row)", () => {
+    const deadlines: TableOf = {
+      documentId: "claims",
+      title: "Claims Guide",
+      product: "claims",
+      domain: "care",
+      section: "Deadlines",
+      caption: "Deadlines",
+      labelHeader: "Product",
+    };
+    const rows = [
+      tableRow(deadlines, "p", "Paws pet", [["Send the claim form", "Within 180 days of the treatment date"]]),
+      tableRow(deadlines, "r", "Road car", [["Send the claim form", "Within 30 days of the loss"]]),
+      tableRow(deadlines, "t", "Trip travel", [["Send the claim form", "Within 90 days of treatment"]]),
+      tableRow(deadlines, "n", "Nest home", [["Send the claim form", "Within 60 days of the loss"]]),
+      tableRow(deadlines, "b", "Beacon life", [["Send the claim form", "Within 1 year of the death"]]),
+    ];
+    const doc = (id: string, product: string, domain: string, title: string, text: string) => ({ id, product, domain, title, lang: "en" as const, text });
+    const six = buildTaxonomy([
+      doc("paws", "paws", "pets", "Paws Pet Cover", "Paws pays vet bills for your pet. Every vet visit counts."),
+      doc("road", "road", "cars", "Road Car Cover", "Road pays repair bills for your car."),
+      doc("trip", "trip", "trips", "Trip Travel Cover", "Trip pays hospital bills abroad."),
+      doc("nest", "nest", "homes", "Nest Home Cover", "Nest covers your house."),
+      doc("beacon", "beacon", "lives", "Beacon Life Cover", "Beacon pays your family."),
+      doc("claims", "claims", "care", "Claims Guide", rows.map((r) => r.text).join("\n")),
+    ]);
+    expect(six.products.find((p) => p.product === "claims")?.general).toBe(true);
+    const lexicon = parseConceptLexicon("pet\tpet | pets\tحیوان خانگی\ndog\tdog | dogs\tسگ\tpet\n");
+    expect(read({ query: "how long do i have to send the vet bills for my dog?", language: "en", units: rows, taxonomy: six, lexicon })).toMatchObject({
+      kind: "answer",
+      claims: [{ text: expect.stringContaining("Within 180 days"), chunkIds: ["claims#p"] }],
+    });
+    // A product's own page gets no such credit: its words are there or not.
+    const own: ReadingUnit = {
+      ...base,
+      domain: "pets",
+      chunkId: "paws#x",
+      documentId: "paws",
+      title: "Paws Pet Cover",
+      product: "paws",
+      sectionPath: ["Claims"],
+      text: "Paws claims are paid within 10 days.",
+      shape: { kind: "paragraph" },
+    };
+    expect(read({ query: "how long do i have to send the vet bills for my dog?", language: "en", units: [own], taxonomy: six, lexicon })).toMatchObject({
+      kind: "insufficient",
+      reason: expect.stringMatching(/missing: .*\bvet\b/u),
+    });
+  });
+
   it('does not take a word of page titles ("… – Plans and Prices", "… – Plans and Benefits") for the name of the products that have it', () => {
     const unit = (id: string, product: string, title: string, text: string): ReadingUnit => ({
       ...base,

@@ -33,6 +33,26 @@ describe("the tenant's taxonomy, built from its documents", () => {
     expect(productsNamed(t, analyze("mehr visitor insurance for my mother")).map((p) => p.product)).toEqual(["mehr-visitor"]);
   });
 
+  it("keeps the terms only one line of business's documents use, counting no general page", () => {
+    const doc = (id: string, product: string, domain: string, title: string, text: string): TaxonomyDocument => ({ id, product, domain, title, lang: "en", text });
+    const t = buildTaxonomy([
+      doc("p", "paws", "pets", "Paws Pet Cover", "Paws pays vet bills. Every vet visit counts. Surgery is covered."),
+      doc("c", "road", "cars", "Road Car Cover", "Road pays repair bills. Surgery after a crash is a medical benefit. Towing, towing."),
+      doc("t", "trip", "trips", "Trip Cover", "Trip pays hospital bills."),
+      doc("h", "nest", "homes", "Nest Home Cover", "Nest covers your house."),
+      doc("l", "beacon", "lives", "Beacon Life Cover", "Beacon pays your family."),
+      doc("g", "claims", "care", "Claims Guide", "Paws: send the vet invoice. Road: call us. Trip: call assistance. Nest: photos. Beacon: certificate."),
+    ]);
+    expect(t.products.filter((p) => p.general).map((p) => p.product)).toEqual(["claims"]);
+    // "vet" twice in the pet pages (and on the general page, which does not count); "bill" in all three; "surgery" in two.
+    expect(t.domainTerms.get(analyze("vet")[0]!)).toBe("pets");
+    expect(t.domainTerms.get(analyze("towing")[0]!)).toBe("cars");
+    expect(t.domainTerms.has(analyze("bills")[0]!)).toBe(false);
+    expect(t.domainTerms.has(analyze("surgery")[0]!)).toBe(false);
+    // Used once ("visit"): not yet what the line is about.
+    expect(t.domainTerms.has(analyze("visit")[0]!)).toBe(false);
+  });
+
   it("keeps a name term only if no other product's names have it", () => {
     const doc = (id: string, product: string, domain: string, title: string): TaxonomyDocument => ({ id, product, domain, title, lang: "en", text: title });
     const t = buildTaxonomy([doc("a", "car-basic", "car", "Car Basic Cover"), doc("b", "car-plus", "car", "Car Plus Cover"), doc("c", "home", "home", "Home Cover")]);

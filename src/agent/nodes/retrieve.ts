@@ -6,7 +6,7 @@ import type { AgentStateUpdate, AgentStateValue } from "../state.js";
 import { memoByText } from "../../text/index.js";
 import { periodDays } from "../../text/numbers.js";
 import { crossScriptAliases } from "../../domain/taxonomy.js";
-import { namedProducts } from "../../reading/index.js";
+import { analyzeQuestion, namedProducts, statedWith } from "../../reading/index.js";
 
 /**
  * Hybrid retrieval with the tenant (from credentials) and the domain filter injected here,
@@ -40,7 +40,10 @@ export function retrieveNode(deps: AgentDeps) {
     const taxonomy = await deps.retriever.taxonomy(turn.tenantId, config.signal);
     const elsewhere = new Set(taxonomy.products.filter((p) => !p.languages.includes(state.language)).flatMap((p) => p.nameTerms));
     const aliases = [...new Set([...crossScriptAliases(taxonomy, asked).values()].flat())].filter((t) => elsewhere.has(t));
-    const query = [asked, ...days.map((d) => `${d} ${state.language === "fa" ? "روز" : "days"}`), ...aliases].join(" ");
+    // Widened, the search adds the words documents state the asked attribute with: "how long do I
+    // have to send it?" is answered by "within 180 days".
+    const attribute = widen ? statedWith(analyzeQuestion(state.rewrittenQuery, state.language).asked, state.language) : "";
+    const query = [asked, ...days.map((d) => `${d} ${state.language === "fa" ? "روز" : "days"}`), ...aliases, attribute].filter((p) => p !== "").join(" ");
     const request: RetrievalRequest = {
       query,
       tenantId: turn.tenantId,
