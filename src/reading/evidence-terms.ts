@@ -6,8 +6,9 @@ import { CURRENCY_WORDS } from "../text/currency.js";
 /**
  * Terms as the reader weighs them: by how rare they are in the tenant's own documents (its
  * taxonomy's document frequencies), so "insurance" counts little and a plan name a lot, in any
- * corpus. Words of asking ("what", «چقدره», "please") weigh nothing: they are how a question is
- * put, not what it is about.
+ * corpus. Words of asking ("what", «چقدره», "please", spoken «میتونم», «بعدش») weigh nothing: they are how a question is
+ * put, not what it is about. Spoken Persian forms are listed here rather than as the analyser's
+ * stopwords: those also feed the gate classifier's features, which were trained with them.
  */
 const ASKING = new Set(
   analyze(`what which how when where who why whats hows much many tell say know want need can could would should will may
@@ -20,6 +21,8 @@ const ASKING = new Set(
     چه چی چیه چیست چیزی چطور چطوری چگونه کدام کدوم کی کجا چرا چقدر چقدره چقد چند چنده چندمه آیا ایا لطفا لطفاً ممنون سلام
     میشه می شود میشود بشه باشه هست است هستش بگید بگین بگو بفرمایید بدونم میخوام میخواستم می خواهم خواهشا
     دارم داره دارد دارید داریم کنم کنید میکنه میکند میده میدن میدین میدید بده بدن
+    میتونم میتونی میتونه میتونیم میتونید میتونن نمیتونم بتونم بتونه
+    بعد بعدش قبل قبلش
     kick kicks`),
 );
 

@@ -9,6 +9,9 @@ describe("a question's content terms", () => {
     expect(questionTerms("can I take my car to Oman?")).toEqual(analyze("take car oman"));
     expect(questionTerms("صورتحساب را تا چند وقت بعد از درمان بفرستم؟")).not.toContain(analyze("وقت")[0]);
     expect(questionTerms("بررسی خسارت چقدر طول میکشه؟")).toEqual(analyze("بررسی خسارت"));
+    // "can I", "after" and "before" in spoken Persian are how the question is put, not what it is about.
+    expect(questionTerms("صورتحساب دامپزشکی تا چند وقت بعد از درمان میتونم بفرستم؟")).toEqual(analyze("صورتحساب دامپزشکی درمان بفرستم"));
+    expect(questionTerms("قبلش باید چیکار کنم؟")).toEqual(analyze("چیکار"));
   });
 });
 
