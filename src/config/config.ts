@@ -164,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       candidates: e.FRONTDESK_CANDIDATES,
       contextWindow: e.FRONTDESK_CONTEXT_WINDOW,
       rrfK: e.FRONTDESK_RRF_K,
+      productDiversity: { slots: e.FRONTDESK_PRODUCT_DIVERSITY_SLOTS, share: e.FRONTDESK_PRODUCT_DIVERSITY_SHARE },
       backend,
       loadCorpus: e.FRONTDESK_LOAD_CORPUS ?? backend.kind === "embedded",
       corpusSkipInvalid: e.FRONTDESK_CORPUS_SKIP_INVALID,

@@ -103,6 +103,14 @@ const SERVICE = {
     description: "other rows of its table added to a table-row hit (the nearest ones), so a reader sees the table",
   },
   FRONTDESK_RRF_K: { schema: int(1, 1_000).default(60), description: "reciprocal-rank fusion constant" },
+  FRONTDESK_PRODUCT_DIVERSITY_SLOTS: {
+    schema: int(0, 50).default(1),
+    description: "last places of the kept chunks given to the best chunk of a product the others missed (a question several products answer sees more than one)",
+  },
+  FRONTDESK_PRODUCT_DIVERSITY_SHARE: {
+    schema: z.coerce.number().min(0).max(1).default(0.9),
+    description: "how close to the best score such a chunk must be, as a share of it",
+  },
 
   // Grading of retrieval and of a drafted answer
   FRONTDESK_MIN_CONFIDENCE: { schema: z.coerce.number().min(0).max(1).default(0.45), description: "below it a drafted answer escalates" },

@@ -121,6 +121,8 @@ export interface Config {
     candidates: number;
     contextWindow: number;
     rrfK: number;
+    /** Places of the kept chunks given to products the best ones missed, and the share of the best score they need. */
+    productDiversity: { slots: number; share: number };
     backend: RetrieverBackendConfig;
     /** Embedded: the corpus is indexed in memory at every start; Qdrant: ingest into the collection instead. */
     loadCorpus: boolean;

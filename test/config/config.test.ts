@@ -64,6 +64,8 @@ describe("loadConfig", () => {
     const tuned = loadConfig({ DATABASE_URL: "postgres://127.0.0.1/x", FRONTDESK_DB_MIGRATE_ON_START: "false", FRONTDESK_THREAD_TTL_HOURS: "0.5" });
     expect(tuned.persistence.postgres).toMatchObject({ migrateOnStart: false, threadTtlHours: 0.5 });
     expect(() => loadConfig({ FRONTDESK_WATCH_BUFFER_EVENTS: "0" })).toThrow(/FRONTDESK_WATCH_BUFFER_EVENTS/u);
+    expect(() => loadConfig({ FRONTDESK_PRODUCT_DIVERSITY_SHARE: "1.5" })).toThrow(/FRONTDESK_PRODUCT_DIVERSITY_SHARE/u);
+    expect(loadConfig({ FRONTDESK_PRODUCT_DIVERSITY_SLOTS: "0" }).retrieval.productDiversity).toEqual({ slots: 0, share: 0.9 });
     expect(() => loadConfig({ FRONTDESK_MODEL_PROVIDER: "gemini" })).toThrow(/GOOGLE_API_KEY/u);
   });
 

@@ -93,7 +93,7 @@ function freezeChunk(chunk: Chunk): Chunk {
  * Qdrant retriever implements the same `Retriever` contract for scale-out.
  */
 export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): EmbeddedRetriever {
-  const { embedder, candidates, rrfK, context, minScore, chunker, bm25, terms, reranker: configured, instructions } = resolveHybridOptions(options);
+  const { embedder, candidates, rrfK, context, minScore, productDiversity, chunker, bm25, terms, reranker: configured, instructions } = resolveHybridOptions(options);
   const sparse = createSparseIndex({ ...bm25, analyzer: terms });
   const dense = createDenseIndex({ dimension: embedder.dimension });
   const reranker = configured ?? createLexicalReranker({ termStats: (tenantId) => sparse.termStats(tenantId), terms });
@@ -249,7 +249,13 @@ export function createEmbeddedRetriever(options: EmbeddedRetrieverOptions): Embe
     async retrieve(request: RetrievalRequest, signal?: AbortSignal): Promise<RetrievalResult> {
       checkRequest(request);
       const { sparseHits, denseHits, fused, chunks, documents, rerankScores, timings } = await runStages(request, candidates, signal);
-      const hits = cut(rerankScores, request.topK, minScore).flatMap(({ position, score }): RetrievedChunk[] => {
+      const hits = cut(
+        rerankScores,
+        request.topK,
+        minScore,
+        chunks.map((c) => c.product),
+        productDiversity,
+      ).flatMap(({ position, score }): RetrievedChunk[] => {
         const chunk = chunks[position];
         const item = fused[position];
         if (chunk === undefined || item === undefined) return [];

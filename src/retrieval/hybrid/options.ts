@@ -4,6 +4,7 @@ import { resolveBm25, type Bm25Parameters } from "./bm25.js";
 import { createChunker, type Chunker, type ChunkerOptions } from "./chunker.js";
 import type { ContextWindow } from "./context-window.js";
 import type { IngestionCheck } from "../instructions.js";
+import type { ProductDiversity } from "./pipeline.js";
 
 /** What every hybrid retriever (embedded, Qdrant) is tuned with; defaults are the same for both. */
 export interface HybridRetrievalOptions {
@@ -21,6 +22,11 @@ export interface HybridRetrievalOptions {
   tableContextRows?: number;
   /** Hits whose final score is below this are dropped. Default 0 (keep all). */
   minScore?: number;
+  /**
+   * Places of the last hits given to products the best hits missed, if they score this share of
+   * the best (see `cut`). Default 1 place at 0.9: a question several products answer sees two.
+   */
+  productDiversity?: ProductDiversity;
   /** Chunking; a `Chunker` or its options. Default `createChunker()` (700 chars). */
   chunker?: Chunker | ChunkerOptions;
   /** BM25 parameters of the sparse weights. Default k1 1.2, b 0.75. */
@@ -40,6 +46,7 @@ export interface HybridSettings {
   rrfK: number;
   context: ContextWindow;
   minScore: number;
+  productDiversity: ProductDiversity;
   chunker: Chunker;
   bm25: Bm25Parameters;
   /** Text → what the sparse stage and the lexical reranker match: terms, then concept tokens. */
@@ -55,6 +62,10 @@ export function resolveHybridOptions(options: HybridRetrievalOptions): HybridSet
   if (!Number.isInteger(candidates) || candidates < 1) throw new RangeError(`candidates must be a positive integer, got ${candidates}`);
   if (!Number.isInteger(contextWindow) || contextWindow < 0) throw new RangeError(`contextWindow must be an integer >= 0, got ${contextWindow}`);
   if (!Number.isInteger(tableContextRows) || tableContextRows < 0) throw new RangeError(`tableContextRows must be an integer >= 0, got ${tableContextRows}`);
+  const productDiversity = options.productDiversity ?? { slots: 1, share: 0.9 };
+  if (!Number.isInteger(productDiversity.slots) || productDiversity.slots < 0)
+    throw new RangeError(`productDiversity.slots must be an integer >= 0, got ${productDiversity.slots}`);
+  if (!(productDiversity.share >= 0 && productDiversity.share <= 1)) throw new RangeError(`productDiversity.share must be in [0, 1], got ${productDiversity.share}`);
   const chunker = isChunker(options.chunker) ? options.chunker : createChunker(options.chunker);
   return {
     embedder: options.embedder,
@@ -63,6 +74,7 @@ export function resolveHybridOptions(options: HybridRetrievalOptions): HybridSet
     rrfK: options.rrfK ?? 60,
     context: { window: contextWindow, tableRows: tableContextRows },
     minScore: options.minScore ?? 0,
+    productDiversity,
     chunker,
     bm25: resolveBm25(options.bm25),
     terms: (options.lexicon ?? EMPTY_LEXICON).indexTerms,

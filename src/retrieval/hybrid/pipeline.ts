@@ -67,16 +67,40 @@ export function rerankedOrder(scores: readonly number[]): number[] {
   return scores.map((_, i) => i).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0));
 }
 
-/** The first `topK` candidates of the final order whose score is at least `minScore`. */
-export function cut(scores: readonly number[], topK: number, minScore: number): { position: number; score: number }[] {
-  const kept: { position: number; score: number }[] = [];
-  for (const position of rerankedOrder(scores)) {
-    if (kept.length === topK) break;
-    const score = scores[position] ?? 0;
-    if (score < minScore) continue;
-    kept.push({ position, score });
+/** How many of the last kept places go to products the best candidates missed, and how close to the best they must score. */
+export interface ProductDiversity {
+  slots: number;
+  share: number;
+}
+
+/**
+ * The first `topK` candidates of the final order whose score is at least `minScore`. With
+ * `products` (each candidate's product), up to `diversity.slots` of the last places go to the
+ * best candidate of each product not yet kept that scores at least `diversity.share` of the best:
+ * a question several products answer ("is there a waiting period?") must see more than one.
+ */
+export function cut(
+  scores: readonly number[],
+  topK: number,
+  minScore: number,
+  products?: readonly string[],
+  diversity: ProductDiversity = { slots: 0, share: 1 },
+): { position: number; score: number }[] {
+  const order = rerankedOrder(scores).filter((position) => (scores[position] ?? 0) >= minScore);
+  const kept = order.slice(0, topK).map((position) => ({ position, score: scores[position] ?? 0 }));
+  if (products === undefined || diversity.slots === 0 || kept.length === 0) return kept;
+  const floor = kept[0]!.score * diversity.share;
+  const seen = new Set(kept.map((k) => products[k.position]));
+  const extra: { position: number; score: number }[] = [];
+  for (const position of order.slice(topK)) {
+    if (extra.length === diversity.slots || (scores[position] ?? 0) < floor) break;
+    const product = products[position]!;
+    if (seen.has(product)) continue;
+    seen.add(product);
+    extra.push({ position, score: scores[position] ?? 0 });
   }
-  return kept;
+  if (extra.length === 0) return kept;
+  return [...kept.slice(0, Math.max(1, kept.length - extra.length)), ...extra].slice(0, Math.max(topK, 1));
 }
 
 /** An abort stays an abort (the caller's reason); anything else is a dependency failure. */

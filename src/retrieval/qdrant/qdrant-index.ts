@@ -56,7 +56,7 @@ export interface QdrantIndex extends Retriever, DocumentIndex {
  * carries the tenant filter. The same `Retriever` contract as the embedded index.
  */
 export function createQdrantIndex(options: QdrantIndexOptions): QdrantIndex {
-  const { embedder, reranker, candidates, rrfK, context, minScore, chunker, bm25, terms, instructions } = resolveHybridOptions(options);
+  const { embedder, reranker, candidates, rrfK, context, minScore, productDiversity, chunker, bm25, terms, instructions } = resolveHybridOptions(options);
   const weighting: SparseWeighting = { averageLength: options.sparseAverageLength ?? 60, bm25, terms };
   const client = createCollectionClient({
     url: options.url,
@@ -66,7 +66,7 @@ export function createQdrantIndex(options: QdrantIndexOptions): QdrantIndex {
     retry: options.retry ?? DEFAULT_RETRY_POLICY,
   });
   const record = collectionRecord(embedder, weighting);
-  const reader = createQdrantReader({ client, embedder, reranker: reranker ?? createLexicalReranker({ terms }), candidates, rrfK, context, minScore, terms });
+  const reader = createQdrantReader({ client, embedder, reranker: reranker ?? createLexicalReranker({ terms }), candidates, rrfK, context, minScore, productDiversity, terms });
   const writer = createQdrantWriter({ client, embedder, chunker, weighting, upsertPoints: options.upsertPoints ?? 128, instructions });
   const taxonomies = createQdrantTaxonomy(client, options.taxonomyTtlMs ?? 60_000);
   return {

@@ -2,7 +2,7 @@ import type { Schemas } from "@qdrant/js-client-rest";
 import { encodePageToken, pageTokenField, parseChunkId, type DocumentPage, type DocumentSummary, type ListOptions } from "../document-index.js";
 import { querySparseVector, type SparseVector } from "../hybrid/bm25.js";
 import { neighborsOf, siblingRows, type ContextWindow } from "../hybrid/context-window.js";
-import { checkRequest, cut, embedQuery, rerank } from "../hybrid/pipeline.js";
+import { checkRequest, cut, embedQuery, rerank, type ProductDiversity } from "../hybrid/pipeline.js";
 import { RetrievalUnavailableError, type Chunk, type Embedder, type Reranker, type RetrievalRequest, type RetrievalResult, type RetrievedChunk } from "../types.js";
 import type { CollectionClient } from "./client.js";
 import { chunkFilter, listingFilter, requestFilter, windowsFilter } from "./filters.js";
@@ -17,6 +17,7 @@ export interface QdrantReaderOptions {
   rrfK: number;
   context: ContextWindow;
   minScore: number;
+  productDiversity: ProductDiversity;
   /** Text → sparse terms, as the points were written (SparseWeighting.terms). */
   terms: (text: string) => string[];
 }
@@ -52,7 +53,7 @@ export function queryRequest(
  * point read is checked again for its tenant.
  */
 export function createQdrantReader(options: QdrantReaderOptions): QdrantReader {
-  const { client, embedder, reranker, candidates, rrfK, context, minScore, terms } = options;
+  const { client, embedder, reranker, candidates, rrfK, context, minScore, productDiversity, terms } = options;
 
   const neighbors = async (tenantId: string, hits: readonly Chunk[], signal?: AbortSignal): Promise<Map<string, Chunk[]>> => {
     const byDocument = new Map<string, Chunk[]>();
@@ -110,7 +111,13 @@ export function createQdrantReader(options: QdrantReaderOptions): QdrantReader {
         fused.map((item) => item.chunk),
         signal,
       );
-      const kept = cut(rerankScores, request.topK, minScore).flatMap(({ position, score }) => {
+      const kept = cut(
+        rerankScores,
+        request.topK,
+        minScore,
+        fused.map((item) => item.chunk.product),
+        productDiversity,
+      ).flatMap(({ position, score }) => {
         const item = fused[position];
         return item === undefined ? [] : [{ chunk: item.chunk, fusedScore: item.score, score }];
       });
