@@ -12,20 +12,43 @@ import { type CellReading, readTable, type Table } from "./table.js";
 
 /**
  * A table that needs a row or column the question does not name, when the customer's whole message
- * names exactly one of the options, every word and number of it: "I own a townhouse… What would it
- * cost?" said which row before it asked. A partial match ("4-cylinder saloon" for "saloon,
+ * names exactly one of the options, every word and number of it (or one of the words a slash joins):
+ * "I own a townhouse… What would it cost?" said which row before it asked. A partial match ("4-cylinder saloon" for "saloon,
  * 6 cylinders") is no answer: the question is asked.
  */
 export function resolvedByContext(table: Table, reading: CellReading, question: QuestionAnalysis, said: ReadonlySet<string> | null, taxonomy: Taxonomy): CellReading {
   if (reading.kind !== "needs" || said === null) return reading;
-  const named = reading.options.filter((label) => {
-    const words = analyze(label);
-    return words.length > 0 && words.every((w) => said.has(w));
-  });
+  const named = reading.options.filter((label) => namedBy(label, said));
   if (named.length !== 1) return reading;
   const again = readTable(table, { ...question, terms: [...new Set([...question.terms, ...analyze(named[0]!)])] }, (t) => termWeight(taxonomy, t));
   const label = again.kind === "cell" ? (reading.dimension === "row" ? again.row.label : again.column.header) : null;
   return label === named[0] ? again : reading;
+}
+
+/**
+ * True when the words say every part of a label: each word of it, or one of the words a slash
+ * joins ("Saloon / hatchback 4 cylinders" is said by "a 4-cylinder saloon").
+ */
+function namedBy(label: string, said: ReadonlySet<string>): boolean {
+  const groups: string[][] = [];
+  let joined = false;
+  for (const token of label.split(/\s+/u)) {
+    if (token === "/") {
+      joined = true;
+      continue;
+    }
+    // "A/B" written without spaces is one group too.
+    const parts = token
+      .split("/")
+      .map((p) => analyze(p))
+      .filter((t) => t.length > 0);
+    const words = parts.flat();
+    if (words.length === 0) continue;
+    if (joined && groups.length > 0) groups[groups.length - 1]!.push(...words);
+    else groups.push(...(parts.length > 1 ? [words] : words.map((w) => [w])));
+    joined = false;
+  }
+  return groups.length > 0 && groups.every((g) => g.some((w) => said.has(w)));
 }
 
 /**

@@ -551,6 +551,29 @@ describe("the reader", () => {
     expect(ask("What would Keel cost me a year?")).toMatchObject({ kind: "clarify_table" });
   });
 
+  it('takes a statement naming one of the words a slash joins for the label ("a hatchback" is "Saloon / hatchback")', () => {
+    const vehicles: TableOf = {
+      documentId: "lane",
+      title: "Lane Third Party",
+      product: "lane",
+      domain: "motor",
+      section: "Prices",
+      caption: "Annual premium",
+      labelHeader: "Vehicle",
+    };
+    const rows = [
+      tableRow(vehicles, "s", "Saloon / hatchback", [["Premium", "AED 820"]]),
+      tableRow(vehicles, "e", "Estate", [["Premium", "AED 900"]]),
+      tableRow(vehicles, "x", "SUV/crossover", [["Premium", "AED 1,100"]]),
+    ];
+    const lane = buildTaxonomy([{ id: "lane", title: vehicles.title, product: "lane", domain: "motor", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const ask = (context: string) => read({ query: "What would Lane cost me a year?", language: "en", units: rows, taxonomy: lane, context });
+    expect(ask("I drive a hatchback. What would Lane cost me a year?")).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["lane#s"] }] });
+    expect(ask("It's a crossover. What would Lane cost me a year?")).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["lane#x"] }] });
+    // Neither alternative said: the label is not named.
+    expect(ask("I drive a car. What would Lane cost me a year?")).toMatchObject({ kind: "clarify_table" });
+  });
+
   it("reads a grid whose page title says what its figures are, skips a column that does not apply (n/a), and knows a pet by another name", () => {
     const lexicon = parseConceptLexicon("rabbit\trabbit | rabbits | bunny | bunnies\tخرگوش\n");
     const grid: TableOf = {
