@@ -11,7 +11,7 @@ import type { Language } from "../text/language.js";
  */
 const WORDS: Record<Attribute, string> = {
   price: "price prices cost costs premium premiums rate rates fee fees quote tariff pay monthly yearly annual annually قیمت هزینه حق حق‌بیمه نرخ تعرفه ماهانه سالانه ماهی سالی",
-  limit: "limit limits maximum max ceiling cap sum insured pays سقف حداکثر تعهد مبلغ",
+  limit: "limit limits maximum max ceiling cap sum insured pays سقف حداکثر تعهد تعهدات مبلغ",
   deductible: "deductible deductibles excess excesses franchise copay copayment فرانشیز سهم",
   waiting: "waiting wait period انتظار",
   deadline: "deadline within days notify report submit time limit مهلت ظرف روز اعلام گزارش",
