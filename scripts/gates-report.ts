@@ -13,7 +13,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createGates, routeOf, type GateClass } from "../src/agent/gates.js";
-import { gateVerdict, type Decision } from "../src/agent/nodes/triage.js";
+import { gateVerdict, settled, type Decision } from "../src/agent/nodes/triage.js";
 import { createPolicy } from "../src/agent/policy.js";
 import { loadBundle } from "../src/app/bundle.js";
 import { PACKAGE_ROOT } from "../src/config/config.js";
@@ -55,8 +55,8 @@ function deployed(text: string): { label: GateClass; by: "list" | "alone" | "rul
   const verdict = gateVerdict({ policy, gates, text, pendingClarify: null, history: [] });
   if (verdict.kind === "decided") return { label: classOf(verdict.decision), by: verdict.decision.gate?.kind === "classifier" ? "alone" : "list" };
   const { intent } = triage({ text, language: detectLanguage(text).language, history: [] });
-  const label: GateClass = intent === "knowledge" ? "knowledge" : routeOf(verdict.reading.label).kind !== "intent" ? verdict.reading.label : intent;
-  return { label: classOf(verdict.decide(label, intent)), by: "rules" };
+  // As the triage node settles it (src/agent/nodes/triage.ts settled).
+  return { label: classOf(verdict.decide(settled(verdict.reading.label, intent), intent)), by: "rules" };
 }
 
 const pct = (n: number, d: number) => (d === 0 ? "–" : `${((100 * n) / d).toFixed(1)}%`);
