@@ -12,7 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { createGates, routeOf, type GateClass } from "../src/agent/gates.js";
+import { createGates, type GateClass } from "../src/agent/gates.js";
 import { gateVerdict, settled, type Decision } from "../src/agent/nodes/triage.js";
 import { createPolicy } from "../src/agent/policy.js";
 import { loadBundle } from "../src/app/bundle.js";
