@@ -124,11 +124,24 @@ const NONE: Partial<Record<Attribute, RegExp>> = {
 const TIME = /\b\d{1,2}[:.]\d{2}\b|\d{1,2}\s*(?:am|pm)\b/iu;
 const CONTACT = /(?:\+?\d[\d\s-]{6,}\d)|@|www\.|https?:\/\//u;
 
-/** Whether a passage can answer the asked attribute by its form (a figure, a time, an address). */
-export function formFits(raw: string, asked: readonly Attribute[]): boolean {
+// A figure that changes an amount rather than states it: "adds 10 percentage points to the
+// deductible", «۱۰ واحد درصد … اضافه می‌شود», "+15%", "20% extra".
+const INCREMENT =
+  /(?:(?<![\p{L}])adds?\s+|(?<![\p{L}])plus\s+|\+\s*)\d[\d.,٬]*\s*(?:%|percent(?:age points?)?)?|\d[\d.,٬]*\s*(?:percentage points?|واحد\s+درصد)|\d[\d.,٬]*\s*(?:%|percent|درصد)\s*(?:extra|more|surcharge|loading|اضافه|افزایش|بیشتر)/giu;
+
+/**
+ * Whether a passage can answer the asked attribute by its form (a figure, a time, an address).
+ * `question.change`: it asks by how much something rises ("how much extra…?"); otherwise a price
+ * or an excess is not stated by a passage whose only figures change one or are ages and lengths
+ * of time ("a driver under 25 adds 10 percentage points to the deductible"), unless
+ * `question.timed` (it asks a length of time or an age too). Both default to true (any figure).
+ */
+export function formFits(raw: string, asked: readonly Attribute[], question: { change?: boolean; timed?: boolean } = { change: true, timed: true }): boolean {
   if (asked.length === 0) return true;
   // Persian and Arabic-Indic digits are digits too («۳ ماه», «١٥ روز»).
   const text = toAsciiDigits(raw);
+  const change = question.change ?? true;
+  const timed = (question.timed ?? true) || asked.some((b) => TIMED.has(b));
   return asked.some((a) => {
     switch (a) {
       case "hours":
@@ -136,8 +149,10 @@ export function formFits(raw: string, asked: readonly Attribute[]): boolean {
       case "contact":
         return CONTACT.test(text);
       case "price":
-      case "deductible":
-        return MONEY_OR_NUMBER.test(text) || NONE[a]!.test(text);
+      case "deductible": {
+        const stated = change ? text : text.replace(INCREMENT, " ");
+        return MONEY_OR_NUMBER.test(change || timed ? stated : stated.replace(PERIOD_FIGURE, " ")) || NONE[a]!.test(text);
+      }
       case "limit":
         // A limit is a sum or a count: a passage whose only figures are lengths of time ("within 7
         // days", «۴۸ ساعت») states a deadline, unless the question asks for a length too.

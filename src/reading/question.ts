@@ -52,6 +52,8 @@ export interface QuestionAnalysis {
   aliases?: ReadonlyMap<string, readonly string[]>;
   /** Terms a concept of the lexicon carries (alone or in a phrase: «صفحه» of «صفحه گوشی»), so a passage in the other language can say them. */
   carried?: ReadonlySet<string>;
+  /** The question asks by how much something rises or differs ("how much more…?", "extra for a young driver?"). */
+  change?: boolean;
 }
 
 const W = (words: string) => `(?<![\\p{L}])(?:${words})(?![\\p{L}])`;
@@ -120,7 +122,7 @@ const CUES: ReadonlyArray<[Attribute, RegExp]> = [
       "u",
     ),
   ],
-  ["duration", new RegExp(W("how long|how many days|for how long|duration|valid for|چه مدت|چند روز|چند وقت|مدت|چقدر طول|طول می کشه|طول میکشه"), "u")],
+  ["duration", new RegExp(W("how long|how many days|for how long|duration|valid for|grace period|مهلت ارفاقی|چه مدت|چند روز|چند وقت|مدت|چقدر طول|طول می کشه|طول میکشه"), "u")],
   ["covered", new RegExp(W("covered|cover|covers|include|includes|pay for|pays for|will .{1,30} pay|is .{1,30} included|پوشش|شامل|تحت پوشش|پرداخت می کند|میده"), "u")],
   ["how", new RegExp(W("how (?:do|can|should) i|how to|steps|procedure|process|what should i do|چطور|چگونه|چه کار کنم|چیکار کنم|مراحل|روال"), "u")],
 ];
@@ -134,8 +136,19 @@ export function analyzeQuestion(text: string, language?: Language): QuestionAnal
     asked,
     quantities: parseQuantities(text),
     terms: analyze(text),
+    change: asksChange(text),
   };
 }
+
+/** True when the text asks by how much something rises or differs (QuestionAnalysis.change). */
+export function asksChange(text: string): boolean {
+  return CHANGE.test(foldForMatch(text));
+}
+
+const CHANGE = new RegExp(
+  W("more|extra|additional|surcharges?|loading|increases?|rises?|adds?|added|higher|cheaper|less|difference|اضافه|اضافی|بیشتر|افزایش|گرونتر|گرانتر|ارزانتر|کمتر|تفاوت|فرق"),
+  "u",
+);
 
 /** True when the attribute is answered by a figure (an amount, a count, a duration). */
 export function asksForFigure(asked: readonly Attribute[]): boolean {

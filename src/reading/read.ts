@@ -8,7 +8,7 @@ import { type Candidate, listCandidates, productOf, productOptions, rank, unitOf
 import { correctTerm, focusPhrases, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, sharedClassOnly, unsoldKinds } from "./products.js";
 import { judgeable, parseQuantities, type Quantity } from "../text/quantities.js";
-import { analyzeQuestion, type QuestionAnalysis } from "./question.js";
+import { analyzeQuestion, asksChange, type QuestionAnalysis } from "./question.js";
 import { AMOUNT_ATTRIBUTES, cover, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
 import { readTable, recordRow, renderCell, tablesOf } from "./table.js";
 import { moreSpecific, resolvedByContext } from "./said.js";
@@ -110,7 +110,11 @@ function conceptNamedByProducts(concept: string, taxonomy: Taxonomy, lexicon: Co
 export function read(input: ReaderInput): ReaderVerdict {
   const { taxonomy } = input;
   const asked = analyzeQuestion(input.query, input.language);
-  const question = input.context === undefined ? asked : { ...asked, quantities: withContextQuantities(asked.quantities, parseQuantities(input.context)) };
+  // The customer's own words say whether a change is asked ("how much more?") when the query left it out.
+  const question =
+    input.context === undefined
+      ? asked
+      : { ...asked, quantities: withContextQuantities(asked.quantities, parseQuantities(input.context)), change: asked.change === true || asksChange(input.context) };
   const judgeableQuantities = question.quantities.some(judgeable);
   const raw = questionTerms(input.query, judgeableQuantities);
   // A word the concept lexicon knows ("crash") is a word, not a misspelling of one the documents

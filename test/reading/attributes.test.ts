@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { speaksOf, statedWith } from "../../src/reading/attributes.js";
+import { formFits, speaksOf, statedWith } from "../../src/reading/attributes.js";
 import { analyze } from "../../src/text/analysis/index.js";
+import { analyzeQuestion } from "../../src/reading/question.js";
 
 const terms = (text: string) => new Set(analyze(text));
 
@@ -17,5 +18,25 @@ describe("the words that name an attribute", () => {
     // An attribute documents state in no words of their own (whether something is covered) adds none.
     expect(statedWith(["covered"], "en")).toBe("");
     expect(statedWith([], "en")).toBe("");
+  });
+
+  it("do not read a figure that changes an amount, or an age, as stating a price or an excess, unless the question asks for one", () => {
+    const surcharge = "A driver under 25 years old adds 10 percentage points to the deductible.";
+    const persian = "اگر راننده کمتر از ۲۵ سال سن داشته باشد، ۱۰ واحد درصد به فرانشیز اضافه می‌شود.";
+    expect(formFits(surcharge, ["deductible"], { change: false, timed: false })).toBe(false);
+    expect(formFits(persian, ["deductible"], { change: false, timed: false })).toBe(false);
+    // "How much extra…?" is answered by it; so is a question that asks an age or a length too.
+    expect(formFits(surcharge, ["deductible"], { change: true, timed: false })).toBe(true);
+    expect(formFits(surcharge, ["deductible"], { change: false, timed: true })).toBe(true);
+    // A stated excess is an excess, whatever else the passage says.
+    expect(formFits("The deductible is 10% of the assessed damage for drivers over 25 years.", ["deductible"], { change: false, timed: false })).toBe(true);
+    expect(formFits("Premium: AED 95 for 8–15 days", ["price"], { change: false, timed: false })).toBe(true);
+  });
+
+  it("tell a question about a change from one about the amount, and a grace period from a price", () => {
+    expect(analyzeQuestion("Do smokers pay more?").change).toBe(true);
+    expect(analyzeQuestion("راننده زیر ۲۵ سال چقدر بیشتر فرانشیز میده؟").change).toBe(true);
+    expect(analyzeQuestion("How much is the excess on motor body insurance?").change).toBe(false);
+    expect(analyzeQuestion("What is the grace period for a late premium payment?").asked).toContain("duration");
   });
 });

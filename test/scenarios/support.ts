@@ -25,8 +25,8 @@ export const KNOWN_WRONG: Readonly<Record<string, string>> = {
   "amb-fa-cost-pick-number": "picking device insurance reads its price list at 47% coverage (the list says موبایل, the pick تلفن همراه) and hands off",
   "en-motor-accident-report-deadline": "answers with the accident line's number (contact page) instead of the 5-working-day deadline",
   "fa-payments-installments": "answers the instalment reminder sentence instead of the rule that offers instalment plans",
-  "fu-motor-body-price-then-deductible-en": "answers the young-driver deductible surcharge, a sentence naming all the words, instead of the deductible list under its heading",
-  "frustration-fa-repeat": "the Persian motor body deductible question is answered with the young-driver surcharge sentence (as above)",
+  "fu-motor-body-price-then-deductible-en":
+    "answers the total-loss sentence (70% of the car's value, 'minus the deductible'), a sentence naming all the words, instead of the deductible list under its heading",
 };
 
 export async function defineStrictSuite(title: string, categories: readonly Category[]): Promise<void> {
