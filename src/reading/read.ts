@@ -3,7 +3,7 @@ import { analyze } from "../text/analysis/index.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
-import { attributesNamed } from "./attributes.js";
+import { attributesNamed, speaksOf } from "./attributes.js";
 import { type Candidate, listCandidates, productOf, productOptions, rank, unitOf } from "./candidates.js";
 import { correctTerm, focusPhrases, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, sharedClassOnly, unsoldKinds } from "./products.js";
@@ -242,7 +242,14 @@ export function read(input: ReaderInput): ReaderVerdict {
   );
   // Within a hair of the best, the more structured answer wins: a cell states less around the fact.
   const top = candidates[0]!.score.coverage;
-  const best = candidates.filter((c) => c.score.coverage >= top - READER_RULES.structureMargin).reduce((a, b) => (rank(b) > rank(a) ? b : a));
+  // A cell under a header naming the asked attribute ("Annual premium") states it outright: a
+  // sentence must be clearly better to be preferred to it.
+  const main = corrected.asked[0];
+  const margin = (c: Candidate) =>
+    c.kind === "table" && c.reading.kind === "cell" && main !== undefined && speaksOf(termSet(c.reading.column.header), main)
+      ? READER_RULES.headerMargin
+      : READER_RULES.structureMargin;
+  const best = candidates.filter((c) => c.score.coverage >= top - margin(c)).reduce((a, b) => (rank(b) > rank(a) ? b : a));
   if (best.score.coverage < READER_RULES.sufficient) {
     return {
       kind: "insufficient",

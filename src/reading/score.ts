@@ -28,6 +28,8 @@ export const READER_RULES = {
   insurerNameShare: 0.35,
   /** A cell or item this close to the best sentence is preferred to it. */
   structureMargin: 0.02,
+  /** …and a cell whose column header names the asked attribute, this close. */
+  headerMargin: 0.05,
   /** Units of other products within this share of the best are equally good (ambiguity). */
   ambiguityMargin: 0.12,
   /** Weights of a question term found only in a unit's heading path / caption / headers, or only in its title or product name. */

@@ -805,6 +805,34 @@ describe("the reader", () => {
     });
   });
 
+  it("prefers a cell under a header naming the asked attribute to a sentence only a little better ('Annual premium: $312' over an add-on's '$45 per year')", () => {
+    const premiums: TableOf = {
+      documentId: "nest",
+      title: "Nest Renters – Plans",
+      product: "nest",
+      domain: "homes",
+      section: "Premiums",
+      caption: "Premiums",
+      labelHeader: "Plan",
+    };
+    const rows = [tableRow(premiums, "e", "Essential", [["Annual premium", "$240"]]), tableRow(premiums, "p", "Plus", [["Annual premium", "$312"]])];
+    const addOn: ReadingUnit = {
+      ...base,
+      domain: "homes",
+      chunkId: "nest#s",
+      documentId: "nest",
+      title: premiums.title,
+      product: "nest",
+      sectionPath: ["Add-ons"],
+      text: "Sewer backup endorsement for Plus: $45 per year.",
+      shape: { kind: "paragraph" },
+    };
+    const nest = buildTaxonomy([{ id: "nest", title: premiums.title, product: "nest", domain: "homes", lang: "en", text: [...rows.map((r) => r.text), addOn.text].join("\n") }]);
+    const lexicon = parseConceptLexicon("year\tyear | years | annual | yearly\tسال | سالانه\n");
+    const verdict = read({ query: "how much is nest plus per year?", language: "en", units: [addOn, ...rows], taxonomy: nest, lexicon });
+    expect(verdict).toMatchObject({ kind: "answer", claims: [{ text: expect.stringContaining("Annual premium: $312"), chunkIds: ["nest#p"] }] });
+  });
+
   it('does not take a word of page titles ("… – Plans and Prices", "… – Plans and Benefits") for the name of the products that have it', () => {
     const unit = (id: string, product: string, title: string, text: string): ReadingUnit => ({
       ...base,
