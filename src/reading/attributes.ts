@@ -131,17 +131,17 @@ const INCREMENT =
 
 /**
  * Whether a passage can answer the asked attribute by its form (a figure, a time, an address).
- * `question.change`: it asks by how much something rises ("how much extra…?"); otherwise a price
- * or an excess is not stated by a passage whose only figures change one or are ages and lengths
- * of time ("a driver under 25 adds 10 percentage points to the deductible"), unless
- * `question.timed` (it asks a length of time or an age too). Both default to true (any figure).
+ * With the `question`: unless it asks by how much something rises (`change`: "how much extra…?"),
+ * a price or an excess is not stated by a passage whose only figures change one ("a driver under
+ * 25 adds 10 percentage points to the deductible"), and unless it asks a length of time or an age
+ * too, nor by one whose only figures are those. Without it, any figure states one.
  */
-export function formFits(raw: string, asked: readonly Attribute[], question: { change?: boolean; timed?: boolean } = { change: true, timed: true }): boolean {
+export function formFits(raw: string, asked: readonly Attribute[], question?: { change: boolean; asked: readonly Attribute[] }): boolean {
   if (asked.length === 0) return true;
   // Persian and Arabic-Indic digits are digits too («۳ ماه», «١٥ روز»).
   const text = toAsciiDigits(raw);
-  const change = question.change ?? true;
-  const timed = (question.timed ?? true) || asked.some((b) => TIMED.has(b));
+  const change = question?.change ?? true;
+  const timed = question === undefined || [...asked, ...question.asked].some((b) => TIMED.has(b));
   return asked.some((a) => {
     switch (a) {
       case "hours":

@@ -219,17 +219,11 @@ export function quantityAgreement(text: string, question: QuestionAnalysis): { f
 export function judged(score: Scored, text: string, about: ReadonlySet<string>, question: QuestionAnalysis, conflicts: number): Scored {
   let coverage = score.coverage;
   const main = question.asked.find((a) => FIGURE_ATTRIBUTES.has(a));
-  if (
-    main !== undefined &&
-    ((!speaksOf(about, main) && !formSpeaksOf(text, main)) ||
-      !formFits(text, [main], { change: question.change !== false, timed: question.asked.some((a) => TIMED_ATTRIBUTES.has(a)) }))
-  )
+  if (main !== undefined && ((!speaksOf(about, main) && !formSpeaksOf(text, main)) || !formFits(text, [main], { change: question.change !== false, asked: question.asked })))
     coverage *= READER_RULES.formlessFactor;
   if (conflicts > 0) coverage *= READER_RULES.formlessFactor;
   return { ...score, coverage };
 }
-
-const TIMED_ATTRIBUTES: ReadonlySet<Attribute> = new Set<Attribute>(["waiting", "deadline", "duration", "age"]);
 
 export function tableScore(
   table: Table,

@@ -23,14 +23,14 @@ describe("the words that name an attribute", () => {
   it("do not read a figure that changes an amount, or an age, as stating a price or an excess, unless the question asks for one", () => {
     const surcharge = "A driver under 25 years old adds 10 percentage points to the deductible.";
     const persian = "اگر راننده کمتر از ۲۵ سال سن داشته باشد، ۱۰ واحد درصد به فرانشیز اضافه می‌شود.";
-    expect(formFits(surcharge, ["deductible"], { change: false, timed: false })).toBe(false);
-    expect(formFits(persian, ["deductible"], { change: false, timed: false })).toBe(false);
+    expect(formFits(surcharge, ["deductible"], { change: false, asked: ["deductible"] })).toBe(false);
+    expect(formFits(persian, ["deductible"], { change: false, asked: ["deductible"] })).toBe(false);
     // "How much extra…?" is answered by it; so is a question that asks an age or a length too.
-    expect(formFits(surcharge, ["deductible"], { change: true, timed: false })).toBe(true);
-    expect(formFits(surcharge, ["deductible"], { change: false, timed: true })).toBe(true);
+    expect(formFits(surcharge, ["deductible"], { change: true, asked: ["deductible"] })).toBe(true);
+    expect(formFits(surcharge, ["deductible"], { change: false, asked: ["deductible", "age"] })).toBe(true);
     // A stated excess is an excess, whatever else the passage says.
-    expect(formFits("The deductible is 10% of the assessed damage for drivers over 25 years.", ["deductible"], { change: false, timed: false })).toBe(true);
-    expect(formFits("Premium: AED 95 for 8–15 days", ["price"], { change: false, timed: false })).toBe(true);
+    expect(formFits("The deductible is 10% of the assessed damage for drivers over 25 years.", ["deductible"], { change: false, asked: ["deductible"] })).toBe(true);
+    expect(formFits("Premium: AED 95 for 8–15 days", ["price"], { change: false, asked: ["price"] })).toBe(true);
   });
 
   it("tell a question about a change from one about the amount, and a grace period from a price", () => {
