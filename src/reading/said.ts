@@ -18,7 +18,7 @@ import { type CellReading, readTable, type Table } from "./table.js";
  */
 export function resolvedByContext(table: Table, reading: CellReading, question: QuestionAnalysis, said: ReadonlySet<string> | null, taxonomy: Taxonomy): CellReading {
   if (reading.kind !== "needs" || said === null) return reading;
-  const named = reading.options.filter((label) => namedBy(label, said));
+  const named = reading.options.filter((label) => labelSaid(label, said));
   if (named.length !== 1) return reading;
   const again = readTable(table, { ...question, terms: [...new Set([...question.terms, ...analyze(named[0]!)])] }, (t) => termWeight(taxonomy, t));
   const label = again.kind === "cell" ? (reading.dimension === "row" ? again.row.label : again.column.header) : null;
@@ -29,7 +29,7 @@ export function resolvedByContext(table: Table, reading: CellReading, question: 
  * True when the words say every part of a label: each word of it, or one of the words a slash
  * joins ("Saloon / hatchback 4 cylinders" is said by "a 4-cylinder saloon").
  */
-function namedBy(label: string, said: ReadonlySet<string>): boolean {
+function labelSaid(label: string, said: ReadonlySet<string>): boolean {
   const groups: string[][] = [];
   let joined = false;
   for (const token of label.split(/\s+/u)) {

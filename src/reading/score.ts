@@ -165,9 +165,8 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
   return { coverage: total === 0 ? 0 : got / total, missing };
 }
 
-// Name terms to their product's domain, and general products under a key no term can be.
-const nameDomains = new WeakMap<Taxonomy, ReadonlyMap<string, string>>();
-const GENERAL_KEY = "\u0000";
+// Per taxonomy: the general products, and each name term's product domain.
+const domainNames = new WeakMap<Taxonomy, { general: ReadonlySet<string>; names: ReadonlyMap<string, string> }>();
 
 /**
  * True when the unit is a general page's, the term is one line of business's own
@@ -176,17 +175,16 @@ const GENERAL_KEY = "\u0000";
 function namesDomainOf(term: string, own: ReadonlySet<string>, product: string, taxonomy: Taxonomy): boolean {
   const domain = taxonomy.domainTerms.get(term);
   if (domain === undefined) return false;
-  let names = nameDomains.get(taxonomy);
-  if (names === undefined) {
-    const general = taxonomy.products.filter((p) => p.general);
-    names = new Map([
-      ...taxonomy.products.filter((p) => !p.general).flatMap((p) => p.nameTerms.map((t) => [t, p.domain] as const)),
-      ...general.map((p) => [GENERAL_KEY + p.product, ""] as const),
-    ]);
-    nameDomains.set(taxonomy, names);
+  let known = domainNames.get(taxonomy);
+  if (known === undefined) {
+    known = {
+      general: new Set(taxonomy.products.filter((p) => p.general).map((p) => p.product)),
+      names: new Map(taxonomy.products.filter((p) => !p.general).flatMap((p) => p.nameTerms.map((t) => [t, p.domain] as const))),
+    };
+    domainNames.set(taxonomy, known);
   }
-  if (!names.has(GENERAL_KEY + product)) return false;
-  for (const word of own) if (names.get(word) === domain) return true;
+  if (!known.general.has(product)) return false;
+  for (const word of own) if (known.names.get(word) === domain) return true;
   return false;
 }
 
