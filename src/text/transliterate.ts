@@ -6,8 +6,9 @@ import { analyzeWord } from "./analysis/index.js";
  * «گجت‌گارد», "Mehr Plus" and «مهر پلاس», "Platinum" and «پلاتینیوم». Persian writes no short
  * vowels and the same letters stand for vowels and for v/y, so the key keeps consonants only, by
  * sound class (ث/س/ص and s are one class, ق/غ and q/gh another), drops a silent final h/«ه», and
- * collapses doubled letters. Both scripts reduce to the same key when one is a transliteration of
- * the other; ordinary words of the two languages rarely do at three consonants or more, and the
+ * collapses doubled letters. Latin "th" and Persian «ته» are both t ("Lighthouse", «لایت‌هاوس»),
+ * and a Latin "gh" before t is silent ("light"). Both scripts reduce to the same key when one is a
+ * transliteration of the other; ordinary words of the two languages rarely do at three consonants or more, and the
  * key is only compared among a tenant's own names and labels (src/domain/taxonomy.ts).
  */
 
@@ -44,6 +45,8 @@ const PERSIAN: Record<string, string> = {
 
 // Longest first: digraphs before their letters.
 const LATIN: ReadonlyArray<[RegExp, string]> = [
+  // English "gh" before "t" is silent ("light", "night", "weight"); elsewhere it is Persian «غ».
+  [/gh(?=t)/gu, ""],
   [/sch/gu, "S"],
   [/sh/gu, "S"],
   [/ch/gu, "C"],
@@ -72,7 +75,11 @@ export function scriptKey(word: string): string {
   if (isPersianWord(word)) {
     // A final «ه» is mostly a vowel (جاده "jadeh", آشیانه "ashiyaneh").
     const letters = word.replace(/[\s\u200C]+/gu, "").replace(/ه$/u, "");
-    key = [...letters].map((c) => PERSIAN[c] ?? "").join("");
+    // «ته» is how Persian writes a Latin "th" ("Lighthouse" «لایت‌هاوس»), which the Latin key reads as t.
+    key = [...letters]
+      .map((c) => PERSIAN[c] ?? "")
+      .join("")
+      .replace(/th/gu, "t");
   } else {
     let w = word.toLowerCase().replace(/[^a-z]/gu, "");
     // "Jadeh", "Ashiyaneh": the Latin spelling of that final vowel.

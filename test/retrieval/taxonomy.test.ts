@@ -117,6 +117,26 @@ describe("names written in both scripts", () => {
   });
 });
 
+describe("an English-only product named in Persian running text", () => {
+  const doc = (id: string, product: string, lang: "en" | "fa", title: string, text: string): TaxonomyDocument => ({ id, product, domain: product, title, lang, text });
+  const documents = [
+    doc("life-en", "lighthouse-life", "en", "Lighthouse Term Life", "Lighthouse term life pays a lump sum."),
+    doc("pay-en", "payments", "en", "Paying your premium", "Lighthouse term life can be paid yearly."),
+    doc("pay-fa", "payments", "fa", "پرداخت حق بیمه", "عمر زمانی لایت‌هاوس را می‌توان سالانه پرداخت کرد."),
+    doc("car-en", "car", "en", "Car Cover", "Your car is covered."),
+    doc("car-fa", "car", "fa", "بیمه خودرو", "خودرو بیمه می‌شود."),
+    doc("trip-en", "trip", "en", "Trip Cover", "Trips abroad are covered."),
+    doc("trip-fa", "trip", "fa", "بیمه سفر", "سفر خارجی پوشش دارد."),
+  ];
+  const t = buildTaxonomy(documents);
+
+  it("ties the brand to its Persian spelling, written as one word or two (silent gh, «ته» for th)", () => {
+    const brand = analyze("lighthouse");
+    expect(crossScriptAliases(t, "بیمه عمر لایت‌هاوس چند است؟").get(analyze("لایتهاوس")[0]!)).toEqual(brand);
+    expect(crossScriptAliases(t, "بیمه عمر لایت هاوس چند است؟").get(analyze("لایت")[0]!)).toEqual(brand);
+  });
+});
+
 describe("plan names that are also words of running text", () => {
   const doc = (id: string, product: string, lang: "en" | "fa", text: string, labels: string, labelSets: string[][] = []): TaxonomyDocument => ({
     id,

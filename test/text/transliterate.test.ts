@@ -10,6 +10,12 @@ describe("the script-neutral key of a name", () => {
       ["Standard", "استاندارد"],
       ["Schengen", "شنگن"],
       ["Ashiyaneh", "آشیانه"],
+      // A silent "gh" before t, and Persian «ته» for a Latin "th".
+      ["Lighthouse", "لایت‌هاوس"],
+      ["Nightingale", "نایتینگل"],
+      // Elsewhere "gh" is Persian «ق» or «غ».
+      ["Moghadam", "مقدم"],
+      ["Baghdad", "بغداد"],
     ];
     for (const [latin, persian] of pairs) expect(scriptKey(latin), `${latin} / ${persian}`).toBe(scriptKey(persian));
   });
