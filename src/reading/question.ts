@@ -3,6 +3,7 @@ import type { ConceptLexicon } from "../text/concepts.js";
 import { detectLanguage, type Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { parseQuantities, type Quantity } from "../text/quantities.js";
+import { deniedTerms } from "./negation.js";
 
 /**
  * What a question asks and what it constrains, from its words alone: the asked attribute (a
@@ -54,6 +55,8 @@ export interface QuestionAnalysis {
   carried?: ReadonlySet<string>;
   /** The question asks by how much something rises or differs ("how much more…?", "extra for a young driver?"). */
   change?: boolean;
+  /** Terms the customer says are not so ("I don't smoke", «سابقه خسارت ندارم»): src/reading/negation.ts. */
+  denied?: ReadonlySet<string>;
 }
 
 const W = (words: string) => `(?<![\\p{L}])(?:${words})(?![\\p{L}])`;
@@ -137,6 +140,7 @@ export function analyzeQuestion(text: string, language?: Language): QuestionAnal
     quantities: parseQuantities(text),
     terms: analyze(text),
     change: asksChange(text),
+    denied: deniedTerms(text),
   };
 }
 

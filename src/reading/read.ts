@@ -9,6 +9,7 @@ import { correctTerm, focusPhrases, focusTerms, questionTerms, tenantForm, termW
 import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, sharedClassOnly, unsoldKinds } from "./products.js";
 import { judgeable, parseQuantities, type Quantity } from "../text/quantities.js";
 import { analyzeQuestion, asksChange, type QuestionAnalysis } from "./question.js";
+import { deniedTerms } from "./negation.js";
 import { AMOUNT_ATTRIBUTES, cover, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
 import { readTable, recordRow, renderCell, tablesOf } from "./table.js";
 import { moreSpecific, resolvedByContext } from "./said.js";
@@ -110,11 +111,17 @@ function conceptNamedByProducts(concept: string, taxonomy: Taxonomy, lexicon: Co
 export function read(input: ReaderInput): ReaderVerdict {
   const { taxonomy } = input;
   const asked = analyzeQuestion(input.query, input.language);
-  // The customer's own words say whether a change is asked ("how much more?") when the query left it out.
+  // The customer's own words say whether a change is asked ("how much more?") and what is not so
+  // ("I don't smoke") when the query left it out.
   const question =
     input.context === undefined
       ? asked
-      : { ...asked, quantities: withContextQuantities(asked.quantities, parseQuantities(input.context)), change: asked.change === true || asksChange(input.context) };
+      : {
+          ...asked,
+          quantities: withContextQuantities(asked.quantities, parseQuantities(input.context)),
+          change: asked.change === true || asksChange(input.context),
+          denied: new Set([...(asked.denied ?? []), ...deniedTerms(input.context)]),
+        };
   const judgeableQuantities = question.quantities.some(judgeable);
   const raw = questionTerms(input.query, judgeableQuantities);
   // A word the concept lexicon knows ("crash") is a word, not a misspelling of one the documents

@@ -4,6 +4,7 @@ import { foldForMatch } from "../text/normalize.js";
 import { judgeable, parseInterval, quantityFits, unitHint, type Quantity } from "../text/quantities.js";
 import { ATTRIBUTES, speaksOf } from "./attributes.js";
 import type { QuestionAnalysis } from "./question.js";
+import { labelDenial } from "./negation.js";
 import type { ReadingUnit } from "./types.js";
 import { CURRENCY_WORDS } from "../text/currency.js";
 
@@ -114,6 +115,7 @@ function labelMatch(
   used: Set<Quantity>,
   weight: (term: string) => number,
   questionWeight = 0,
+  denied: Denied | null = null,
 ): number {
   const words = [...termsOf(label)].filter((t) => !/\d/u.test(t) && !UNIT_WORDS.has(t));
   const parsed = parseInterval(label, unitHint(headerHint));
@@ -142,7 +144,12 @@ function labelMatch(
   // Words weigh by rarity: a header sharing "insurance" with the question («حق بیمه») is not
   // thereby the asked one.
   const total = words.reduce((sum, t) => sum + weight(t), 0);
+  const polarity = denied === null ? null : labelPolarity(label, words, denied);
   const hits = words.reduce((sum, t) => {
+    if (polarity !== null) {
+      const said = polarity(t);
+      if (said !== null) return said ? sum + weight(t) : sum;
+    }
     if (questionTerms.has(t) || isJoinedPair(t, questionTerms)) return sum + weight(t);
     const concept = lexicon?.conceptOfTerm(t);
     if (concept === undefined) return sum;
@@ -154,6 +161,49 @@ function labelMatch(
   const numberHits = numbers.filter((n) => question.quantities.some((q) => String(q.value) === n)).length;
   const said = questionWeight > 0 ? QUESTION_SHARE_TIEBREAK * Math.min(1, hits / questionWeight) : 0;
   return (total === 0 ? 0 : hits / total + said) + (numbers.length > 0 ? numberHits / numbers.length / 2 : 0);
+}
+
+/** Whether the customer denied a term ("I don't smoke" denies "smoker"), by word, close inflection or concept. */
+type Denied = (term: string) => boolean;
+
+// "smoke" and "smoker", "claim" and "claims": one word's inflections, whatever the stemmer kept.
+const INFLECTION_CHARS = 2;
+const MIN_STEM = 4;
+
+function deniedTest(question: QuestionAnalysis): Denied | null {
+  const denied = question.denied;
+  if (denied === undefined || denied.size === 0) return null;
+  const lexicon = question.lexicon;
+  const concepts = lexicon === undefined ? new Set<string>() : new Set(lexicon.conceptsOfTerms([...denied]));
+  return (term) => {
+    if (denied.has(term)) return true;
+    for (const d of denied) if (d.length >= MIN_STEM && term.startsWith(d) && term.length - d.length <= INFLECTION_CHARS) return true;
+    const concept = lexicon?.conceptOfTerm(term);
+    return concept !== undefined && concepts.has(concept);
+  };
+}
+
+/**
+ * How a label of a table that splits on a denial ("Non-smoker | Smoker") meets what the customer
+ * denied: a negated label's cue ("non", «بدون», «غیرسیگاری») and its denied words are said when the
+ * rest of the label is what they denied; a plain label's word the customer denied is not said.
+ * Null for a term the polarity says nothing of.
+ */
+function labelPolarity(label: string, words: readonly string[], denied: Denied): (term: string) => boolean | null {
+  const denial = labelDenial(label);
+  if (denial === null) return (t) => (denied(t) ? false : null);
+  const deniesRest = words.some((o) => !denial.cues.has(o) && !denial.prefixed.has(o) && denied(o));
+  return (t) => {
+    if (denial.cues.has(t)) return deniesRest;
+    const rest = denial.prefixed.get(t);
+    if (rest !== undefined) return denied(rest);
+    return denied(t) ? true : null;
+  };
+}
+
+/** True when some label of a dimension denies something: only then does the customer's denial pick among them. */
+function splitsOnDenial(labels: readonly string[]): boolean {
+  return labels.some((l) => labelDenial(l) !== null);
 }
 
 // A number (or range) and the word after it: "2 or more incidents", "up to 3 claims".
@@ -197,12 +247,15 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   const sibling = siblingHints.length === 1 ? table.columns.find((c) => unitHint(c.header) !== null)!.header : null;
   // How many quantities each column's interval took: a header matched by words holds none.
   const columnHeld: number[] = [];
+  const denied = deniedTest(question);
+  const columnDenied = denied !== null && splitsOnDenial(table.columns.map((c) => c.header)) ? denied : null;
+  const rowDenied = denied !== null && splitsOnDenial(table.rows.map((r) => r.label)) ? denied : null;
   const columnScores = table.columns.map((c) => {
     // A caption's currency or percent says what the cells hold ("premium (AED)"), not the headers.
     const captionHint = unitHint(table.caption ?? "");
     const hintText = unitHint(c.header) !== null ? c.header : (sibling ?? (captionHint === "days" || captionHint === "age" ? `${c.header} ${table.caption ?? ""}` : c.header));
     const before = columnQuantities.size;
-    const score = labelMatch(c.header, hintText, question, questionTerms, columnQuantities, weight);
+    const score = labelMatch(c.header, hintText, question, questionTerms, columnQuantities, weight, 0, columnDenied);
     columnHeld.push(columnQuantities.size - before);
     // Below a word the question shares with a header ("annual" picks "Annual" of Monthly | Annual);
     // of two headers naming the asked attribute, the one sharing more of the question's words.
@@ -211,7 +264,7 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   const rowQuantities = new Set<Quantity>(columnQuantities);
   const rowScores = table.rows.map((r) => {
     const used = new Set(rowQuantities);
-    const score = labelMatch(r.label, contextHint, question, questionTerms, used, weight, questionWeight);
+    const score = labelMatch(r.label, contextHint, question, questionTerms, used, weight, questionWeight, rowDenied);
     return { score, used };
   });
 

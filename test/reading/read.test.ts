@@ -911,6 +911,36 @@ describe("the reader", () => {
     expect(ask("I'm 35. How much would Beacon Term 20 cost per month?")).toMatchObject({ kind: "answer", claims: [{ text: expect.stringContaining("Term 20 smoker: $16.80") }] });
   });
 
+  it("reads a denial as the negated label of a table that splits on one (\"I don't smoke\" is the non-smoker column), in the query or the customer's words", () => {
+    const grid: TableOf = {
+      documentId: "beacon",
+      title: "Beacon Term Life – Rates",
+      product: "beacon",
+      domain: "life",
+      section: "Monthly premium",
+      caption: null,
+      labelHeader: "Age",
+    };
+    const rows = [
+      tableRow(grid, "a", "30–39", [
+        ["Term 20 non-smoker", "$7.30"],
+        ["Term 20 smoker", "$16.80"],
+      ]),
+      tableRow(grid, "b", "40–49", [
+        ["Term 20 non-smoker", "$12.10"],
+        ["Term 20 smoker", "$29.40"],
+      ]),
+    ];
+    const beacon = buildTaxonomy([{ id: "beacon", title: grid.title, product: "beacon", domain: "life", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const ask = (query: string, context?: string) => read({ query, language: "en", units: rows, taxonomy: beacon, ...(context === undefined ? {} : { context }) });
+    const says = (value: string) => ({ kind: "answer", claims: [{ text: expect.stringContaining(value) }] });
+    expect(ask("How much is Beacon Term 20 a month for a 35 year old smoker?")).toMatchObject(says("Term 20 smoker: $16.80"));
+    expect(ask("I'm 35 and I don't smoke. How much is Beacon Term 20 a month?")).toMatchObject(says("non-smoker: $7.30"));
+    expect(ask("How much is Beacon Term 20 a month?", "Hi, I'm 44 and I've never smoked. How much is Beacon Term 20 a month?")).toMatchObject(says("non-smoker: $12.10"));
+    // A denial of something else, in another sentence, picks nothing.
+    expect(ask("I don't know my plan. How much is Beacon Term 20 a month for a 35 year old smoker?")).toMatchObject(says("Term 20 smoker: $16.80"));
+  });
+
   it('rules out a plan the question names only to exclude ("not the plus one")', () => {
     const plain: TableOf = {
       documentId: "mehr",
