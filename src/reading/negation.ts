@@ -1,4 +1,5 @@
 import { analyzeWord, words } from "../text/analysis/index.js";
+import type { ConceptLexicon } from "../text/concepts.js";
 import { foldForMatch } from "../text/normalize.js";
 
 /**
@@ -67,4 +68,45 @@ export function labelDenial(label: string): LabelDenial | null {
     else if (isCue(w)) cues.add(w);
   }
   return cues.size === 0 && prefixed.size === 0 ? null : { cues, prefixed };
+}
+
+/** Whether the customer denied a term ("I don't smoke" denies "smoker"), by word, close inflection or concept. */
+export type Denied = (term: string) => boolean;
+
+// "smoke" and "smoker", "claim" and "claims": one word's inflections, whatever the stemmer kept.
+const INFLECTION_CHARS = 2;
+const MIN_STEM = 4;
+
+export function deniedTest(denied: ReadonlySet<string> | undefined, lexicon: ConceptLexicon | undefined): Denied | null {
+  if (denied === undefined || denied.size === 0) return null;
+  const concepts = lexicon === undefined ? new Set<string>() : new Set(lexicon.conceptsOfTerms([...denied]));
+  return (term) => {
+    if (denied.has(term)) return true;
+    for (const d of denied) if (d.length >= MIN_STEM && term.startsWith(d) && term.length - d.length <= INFLECTION_CHARS) return true;
+    const concept = lexicon?.conceptOfTerm(term);
+    return concept !== undefined && concepts.has(concept);
+  };
+}
+
+/**
+ * How a label of a table that splits on a denial ("Non-smoker | Smoker") meets what the customer
+ * denied: a negated label's cue ("non", «بدون», «غیرسیگاری») and its denied words are said when the
+ * rest of the label is what they denied; a plain label's word the customer denied is not said.
+ * Null for a term the polarity says nothing of.
+ */
+export function labelPolarity(label: string, words: readonly string[], denied: Denied): (term: string) => boolean | null {
+  const denial = labelDenial(label);
+  if (denial === null) return (t) => (denied(t) ? false : null);
+  const deniesRest = words.some((o) => !denial.cues.has(o) && !denial.prefixed.has(o) && denied(o));
+  return (t) => {
+    if (denial.cues.has(t)) return deniesRest;
+    const rest = denial.prefixed.get(t);
+    if (rest !== undefined) return denied(rest);
+    return denied(t) ? true : null;
+  };
+}
+
+/** True when some label of a dimension denies something: only then does the customer's denial pick among them. */
+export function splitsOnDenial(labels: readonly string[]): boolean {
+  return labels.some((l) => labelDenial(l) !== null);
 }

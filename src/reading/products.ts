@@ -5,7 +5,9 @@ import { type Candidate, productOf, productOptions, productsMentioned } from "./
 import { offeredKinds, questionTerms, tenantForm } from "./evidence-terms.js";
 import type { Attribute } from "./question.js";
 import { READER_RULES } from "./score.js";
+import type { Table } from "./table.js";
 import type { ReaderOption } from "./types.js";
+import { termSet } from "./unit-terms.js";
 
 /**
  * What the reader decides about the products a question names: which ones it names, a kind of
@@ -68,4 +70,80 @@ export function namedProducts(query: string, taxonomy: Taxonomy): ProductEntry[]
 /** The products named by a question's terms or by their names in the other script. */
 export function namedBy(taxonomy: Taxonomy, terms: readonly string[], aliases: ReadonlyMap<string, readonly string[]>): ProductEntry[] {
   return productsMentioned(taxonomy, [...terms, ...[...aliases.values()].flat()]);
+}
+
+/**
+ * The products a general page's table states the asked attribute for, one per row ("Deadlines by
+ * product": Tandorost … 90 days | Mehr … 60 days), when the question picked no row: the answer
+ * depends on the product. Of its rows, those saying most of the question's words (a medical claim
+ * question keeps the medical products' rows), each with its row's label; none when fewer than two
+ * products remain or their rows all say the same.
+ */
+export function productsOfTable(table: Table, terms: readonly string[], taxonomy: Taxonomy): Array<{ product: ProductEntry; label: string }> {
+  const rows = table.rows.map((row) => {
+    return { row, product: rowProduct(taxonomy, row.label), text: termSet(row.unit.text) };
+  });
+  const keyed = rows.filter((r): r is typeof r & { product: ProductEntry } => r.product !== null);
+  if (keyed.length < 2 || keyed.length < rows.length / 2) return [];
+  // Words every row says ("claim", "within") do not tell the rows apart.
+  const distinctive = terms.filter((t) => keyed.some((r) => !r.text.has(t)));
+  const said = keyed.map((r) => distinctive.filter((t) => r.text.has(t)).length);
+  const most = Math.max(...said);
+  // A question none of whose words a row says is not read off this table.
+  if (most === 0) return [];
+  const picked = keyed.filter((_, i) => said[i] === most);
+  // Rows that all say the same ("7 days of the accident" for both car products) answer alike.
+  const values = new Set(picked.map((r) => r.row.values.map((v) => v.value.trim()).join("|")));
+  if (values.size < 2) return [];
+  const products = picked.filter((r, i) => picked.findIndex((o) => o.product === r.product) === i).map((r) => ({ product: r.product, label: r.row.label }));
+  return products.length >= 2 ? products : [];
+}
+
+/** The one product a row label names most of ("Mehr Visitor Medical" is Mehr's, though "medical" is in another's name too). */
+function rowProduct(taxonomy: Taxonomy, label: string): ProductEntry | null {
+  const terms = new Set([...termSet(label), ...[...crossScriptAliases(taxonomy, label).values()].flat()]);
+  const counts = taxonomy.products.filter((p) => !p.general).map((p) => ({ p, n: p.nameTerms.filter((t) => terms.has(t)).length }));
+  const most = Math.max(0, ...counts.map((c) => c.n));
+  const best = counts.filter((c) => c.n === most);
+  return most > 0 && best.length === 1 ? best[0]!.p : null;
+}
+
+/**
+ * The options to ask among when a general page's table states the asked attribute per product and
+ * the question does not say which row: the best answer is that table's cell, or a product's own
+ * passage whose product the table lists beside others.
+ */
+export function productTableClarify(
+  best: Candidate,
+  candidates: readonly Candidate[],
+  general: ReadonlySet<string>,
+  terms: readonly string[],
+  language: Language,
+  taxonomy: Taxonomy,
+): ReaderOption[] | null {
+  // The best is the table's cell, or another product's passage beside such a table.
+  const tables = best.kind === "table" ? [best] : general.has(productOf(best)) ? [] : candidates.filter((c) => c.kind === "table" && c.score.coverage >= READER_RULES.sufficient);
+  for (const c of tables) {
+    if (c.kind !== "table" || !general.has(c.table.sample.product) || c.reading.kind === "no_match") continue;
+    const products = productsOfTable(c.table, terms, taxonomy);
+    const reading = c.reading;
+    const among = reading.kind === "cell" ? products.some((p) => p.label === reading.row.label) : c !== best && products.some((p) => p.product.product === productOf(best));
+    if (!among) continue;
+    // In the reply language, the table's own rows are the options: their labels name the products
+    // ("Mehr Visitor Medical" for a product whose pages are all in Persian), and their page states
+    // the answer a pick asks for.
+    const sample = c.table.sample;
+    if (sample.lang === language) {
+      return products
+        .slice(0, READER_RULES.maxOptions)
+        .map(({ product, label }) => ({ label, documentId: sample.documentId, product: product.product, domain: product.domain, title: sample.title }));
+    }
+    return namedOptions(
+      products.map((p) => p.product),
+      candidates,
+      language,
+      taxonomy,
+    );
+  }
+  return null;
 }

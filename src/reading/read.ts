@@ -6,7 +6,7 @@ import { foldForMatch } from "../text/normalize.js";
 import { attributesNamed, speaksOf } from "./attributes.js";
 import { type Candidate, listCandidates, productOf, productOptions, rank, unitOf } from "./candidates.js";
 import { correctTerm, focusPhrases, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
-import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, sharedClassOnly, unsoldKinds } from "./products.js";
+import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, productTableClarify, sharedClassOnly, unsoldKinds } from "./products.js";
 import { judgeable, parseQuantities, type Quantity } from "../text/quantities.js";
 import { analyzeQuestion, asksChange, type QuestionAnalysis } from "./question.js";
 import { deniedTerms } from "./negation.js";
@@ -277,6 +277,12 @@ export function read(input: ReaderInput): ReaderVerdict {
       return { kind: "clarify_products", options: productOptions(products, contenders, input.language, taxonomy), coverage: best.score.coverage };
     }
   }
+
+  // A general page's table gives the asked attribute per product, and the question's words do
+  // not tell the best answer's product from others there ("a medical claim": two rows are
+  // medical products'): which product decides the answer.
+  const byProduct = productTableClarify(best, candidates, general, [...terms, ...[...aliases.values()].flat()], input.language, taxonomy);
+  if (byProduct !== null) return { kind: "clarify_products", options: byProduct, coverage: best.score.coverage };
 
   // A word several products share names a class, not a product ("car insurance" of a comprehensive
   // and a third-party product): what it costs or covers depends on which one.

@@ -4,7 +4,7 @@ import { foldForMatch } from "../text/normalize.js";
 import { judgeable, parseInterval, quantityFits, unitHint, type Quantity } from "../text/quantities.js";
 import { ATTRIBUTES, speaksOf } from "./attributes.js";
 import type { QuestionAnalysis } from "./question.js";
-import { labelDenial } from "./negation.js";
+import { deniedTest, labelPolarity, splitsOnDenial, type Denied } from "./negation.js";
 import type { ReadingUnit } from "./types.js";
 import { CURRENCY_WORDS } from "../text/currency.js";
 
@@ -163,49 +163,6 @@ function labelMatch(
   return (total === 0 ? 0 : hits / total + said) + (numbers.length > 0 ? numberHits / numbers.length / 2 : 0);
 }
 
-/** Whether the customer denied a term ("I don't smoke" denies "smoker"), by word, close inflection or concept. */
-type Denied = (term: string) => boolean;
-
-// "smoke" and "smoker", "claim" and "claims": one word's inflections, whatever the stemmer kept.
-const INFLECTION_CHARS = 2;
-const MIN_STEM = 4;
-
-function deniedTest(question: QuestionAnalysis): Denied | null {
-  const denied = question.denied;
-  if (denied === undefined || denied.size === 0) return null;
-  const lexicon = question.lexicon;
-  const concepts = lexicon === undefined ? new Set<string>() : new Set(lexicon.conceptsOfTerms([...denied]));
-  return (term) => {
-    if (denied.has(term)) return true;
-    for (const d of denied) if (d.length >= MIN_STEM && term.startsWith(d) && term.length - d.length <= INFLECTION_CHARS) return true;
-    const concept = lexicon?.conceptOfTerm(term);
-    return concept !== undefined && concepts.has(concept);
-  };
-}
-
-/**
- * How a label of a table that splits on a denial ("Non-smoker | Smoker") meets what the customer
- * denied: a negated label's cue ("non", «بدون», «غیرسیگاری») and its denied words are said when the
- * rest of the label is what they denied; a plain label's word the customer denied is not said.
- * Null for a term the polarity says nothing of.
- */
-function labelPolarity(label: string, words: readonly string[], denied: Denied): (term: string) => boolean | null {
-  const denial = labelDenial(label);
-  if (denial === null) return (t) => (denied(t) ? false : null);
-  const deniesRest = words.some((o) => !denial.cues.has(o) && !denial.prefixed.has(o) && denied(o));
-  return (t) => {
-    if (denial.cues.has(t)) return deniesRest;
-    const rest = denial.prefixed.get(t);
-    if (rest !== undefined) return denied(rest);
-    return denied(t) ? true : null;
-  };
-}
-
-/** True when some label of a dimension denies something: only then does the customer's denial pick among them. */
-function splitsOnDenial(labels: readonly string[]): boolean {
-  return labels.some((l) => labelDenial(l) !== null);
-}
-
 // A number (or range) and the word after it: "2 or more incidents", "up to 3 claims".
 const COUNTED = /\d(?:\s*(?:\+|or more|or fewer|or less|and over|and above|و بیشتر|یا بیشتر))?\s+([\p{L}]{3,})/u;
 
@@ -247,7 +204,7 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   const sibling = siblingHints.length === 1 ? table.columns.find((c) => unitHint(c.header) !== null)!.header : null;
   // How many quantities each column's interval took: a header matched by words holds none.
   const columnHeld: number[] = [];
-  const denied = deniedTest(question);
+  const denied = deniedTest(question.denied, question.lexicon);
   const columnDenied = denied !== null && splitsOnDenial(table.columns.map((c) => c.header)) ? denied : null;
   const rowDenied = denied !== null && splitsOnDenial(table.rows.map((r) => r.label)) ? denied : null;
   const columnScores = table.columns.map((c) => {
@@ -302,7 +259,11 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   if (columnIndex === null) {
     // A row with only some columns filled: pick among those.
     const filled = table.columns.filter((c) => row.values.some((v) => v.column === c.column));
+    // Only among headers that all name the asked attribute: a "Refund" cell mentioning days is no deadline.
+    const asking = main === undefined ? [] : filled.filter((c) => speaksOf(termsOf(c.header), main));
+    const told = asking.length === filled.length ? toldByCell(row, asking, questionTerms, weight) : null;
     if (filled.length === 1) columnIndex = table.columns.indexOf(filled[0]!);
+    else if (told !== null) columnIndex = table.columns.indexOf(told);
     else if (!unplaced && filled.length > 1 && sameValue(row, filled)) {
       // Every plan says the same ("Water damage | AED 1,000 | AED 1,000"): the choice changes nothing.
       const first = row.values.find((v) => v.column === filled[0]!.column)!;
@@ -315,6 +276,22 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   const value = row.values.find((v) => v.column === wanted.column);
   if (value === undefined) return { kind: "no_match", table, dimension: "column" };
   return { kind: "cell", table, row, column: value, rowMatched, columnMatched, quantitiesHeld: held };
+}
+
+/**
+ * Of a row's columns whose headers all name the asked attribute and which the question does not
+ * choose between ("Tell us within | Other time limits"), the one whose cell says most of the question's words ("reimbursement claims
+ * within 60 days" for a reimbursement claim); null when none or several say most.
+ */
+function toldByCell<C extends { column: number }>(row: TableRow, columns: readonly C[], questionTerms: ReadonlySet<string>, weight: (term: string) => number): C | null {
+  const label = termsOf(row.label);
+  const said = columns.map((c) => {
+    const value = row.values.find((v) => v.column === c.column)?.value ?? "";
+    return [...termsOf(value)].filter((t) => questionTerms.has(t) && !label.has(t) && !/\d/u.test(t)).reduce((sum, t) => sum + weight(t), 0);
+  });
+  const most = Math.max(0, ...said);
+  const at = said.flatMap((w, i) => (w === most ? [i] : []));
+  return most > 0 && at.length === 1 ? columns[at[0]!]! : null;
 }
 
 /** True when the row holds one and the same value under every one of the columns. */

@@ -805,6 +805,76 @@ describe("the reader", () => {
     });
   });
 
+  it("asks which product when a general page's table gives the asked attribute per product and the question's words suit several rows, with the rows as options", () => {
+    const deadlines: TableOf = {
+      documentId: "claims",
+      title: "Claims Guide",
+      product: "claims",
+      domain: "care",
+      section: "Deadlines",
+      caption: "Deadlines by product",
+      labelHeader: "Product",
+    };
+    const rows = [
+      tableRow(deadlines, "v", "Vita Family Medical", [
+        ["Tell us within", "Planned treatment: 48 hours before"],
+        ["Other time limits", "Reimbursement claims within 90 days of treatment"],
+      ]),
+      tableRow(deadlines, "r", "Rova Visitor Medical", [
+        ["Tell us within", "Emergency admission: within 24 hours"],
+        ["Other time limits", "Reimbursement claims within 60 days of treatment"],
+      ]),
+      tableRow(deadlines, "k", "Kado Car", [
+        ["Tell us within", "7 days of the accident"],
+        ["Other time limits", "Police report for every claim"],
+      ]),
+      tableRow(deadlines, "j", "Jula Car", [
+        ["Tell us within", "7 days of the accident"],
+        ["Other time limits", "Police report for every claim"],
+      ]),
+    ];
+    const vitaOwn: ReadingUnit = {
+      ...base,
+      domain: "health",
+      chunkId: "vita#n",
+      documentId: "vita",
+      title: "Vita Family Medical – Benefits",
+      product: "vita",
+      sectionPath: ["Notes"],
+      text: "Reimbursement claims must reach us within 90 days of the treatment date.",
+      shape: { kind: "paragraph" },
+    };
+    const doc = (id: string, product: string, domain: string, title: string, text: string) => ({ id, product, domain, title, lang: "en" as const, text });
+    const five = buildTaxonomy([
+      doc("vita", "vita", "health", "Vita Family Medical – Benefits", vitaOwn.text),
+      doc("rova", "rova", "visitors", "Rova Visitor Medical", "Rova covers visitors."),
+      doc("kado", "kado", "cars", "Kado Car Cover", "Kado covers your car."),
+      doc("jula", "jula", "cars", "Jula Car Cover", "Jula covers other people's cars."),
+      doc("claims", "claims", "care", "Claims Guide", rows.map((r) => r.text).join("\n")),
+      // Pages that do not name their brand: a name is in few of a tenant's pages.
+      doc("vita-faq", "vita", "health", "Questions about treatment", "Treatment abroad is paid back."),
+      doc("kado-faq", "kado", "cars", "Questions about repairs", "Repairs are done at approved garages."),
+    ]);
+    expect(five.products.find((p) => p.product === "claims")?.general).toBe(true);
+    const ask = (query: string) => read({ query, language: "en", units: [vitaOwn, ...rows], taxonomy: five });
+    expect(ask("how long do I have to send in a medical claim for reimbursement?")).toMatchObject({
+      kind: "clarify_products",
+      options: [
+        { label: "Vita Family Medical", product: "vita", documentId: "claims" },
+        { label: "Rova Visitor Medical", product: "rova", documentId: "claims" },
+      ],
+    });
+    // The pick: the row named, and of its two deadline columns the cell that says the question's words.
+    expect(ask("how long do I have to send in a medical claim for reimbursement? Rova Visitor Medical")).toMatchObject({
+      kind: "answer",
+      claims: [{ text: "Deadlines by product — Rova Visitor Medical — Other time limits: Reimbursement claims within 60 days of treatment", chunkIds: ["claims#r"] }],
+    });
+    // A product the question names by its name is answered.
+    expect(ask("how long do I have to send a Vita medical reimbursement claim?")).toMatchObject({ kind: "answer" });
+    // Rows that say the same answer alike: no question.
+    expect(ask("how long do I have to tell you about a car accident?")).toMatchObject({ kind: "answer", claims: [{ text: expect.stringContaining("7 days of the accident") }] });
+  });
+
   it("prefers a cell under a header naming the asked attribute to a sentence only a little better ('Annual premium: $312' over an add-on's '$45 per year')", () => {
     const premiums: TableOf = {
       documentId: "nest",
