@@ -147,3 +147,23 @@ export function productTableClarify(
   }
   return null;
 }
+
+/**
+ * A general page's table whose columns are products ("Home, auto and pet | Lighthouse term life"),
+ * its row picked and its columns not: when one column names the best answer's own product and the
+ * columns say different things, the table's columns are the choice (the best answer is one product's
+ * only). The table's candidate, else null.
+ */
+export function productColumns(best: Candidate, candidates: readonly Candidate[], general: ReadonlySet<string>, taxonomy: Taxonomy): (Candidate & { kind: "table" }) | null {
+  if (best.kind === "table" || general.has(productOf(best))) return null;
+  for (const c of candidates) {
+    if (c.kind !== "table" || c.score.coverage < READER_RULES.sufficient || !general.has(c.table.sample.product)) continue;
+    const reading = c.reading;
+    if (reading.kind !== "needs" || reading.dimension !== "column" || reading.row === undefined) continue;
+    if (!reading.options.some((header) => rowProduct(taxonomy, header)?.product === productOf(best))) continue;
+    const row = reading.row;
+    const values = new Set(reading.options.map((header) => row.values.find((v) => v.header === header)?.value.trim() ?? ""));
+    if (values.size >= 2) return c;
+  }
+  return null;
+}

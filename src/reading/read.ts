@@ -6,12 +6,12 @@ import { foldForMatch } from "../text/normalize.js";
 import { attributesNamed, speaksOf } from "./attributes.js";
 import { type Candidate, listCandidates, productOf, productOptions, rank, unitOf } from "./candidates.js";
 import { correctTerm, focusPhrases, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
-import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, productTableClarify, sharedClassOnly, unsoldKinds } from "./products.js";
+import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, productColumns, productTableClarify, sharedClassOnly, unsoldKinds } from "./products.js";
 import { judgeable, parseQuantities, type Quantity } from "../text/quantities.js";
 import { analyzeQuestion, asksChange, type QuestionAnalysis } from "./question.js";
 import { deniedTerms } from "./negation.js";
 import { AMOUNT_ATTRIBUTES, cover, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
-import { readTable, recordRow, renderCell, tablesOf } from "./table.js";
+import { type CellReading, readTable, recordRow, renderCell, type Table, tablesOf } from "./table.js";
 import { moreSpecific, resolvedByContext } from "./said.js";
 import { namesAny, ruledOut } from "./excluded.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
@@ -283,6 +283,9 @@ export function read(input: ReaderInput): ReaderVerdict {
   // medical products'): which product decides the answer.
   const byProduct = productTableClarify(best, candidates, general, [...terms, ...[...aliases.values()].flat()], input.language, taxonomy);
   if (byProduct !== null) return { kind: "clarify_products", options: byProduct, coverage: best.score.coverage };
+  // …or its columns are products, one of them the best answer's: ask among its columns.
+  const byColumn = productColumns(best, candidates, general, taxonomy);
+  if (byColumn !== null && byColumn.reading.kind === "needs") return tableClarify(byColumn.table, byColumn.reading, best.score.coverage);
 
   // A word several products share names a class, not a product ("car insurance" of a comprehensive
   // and a third-party product): what it costs or covers depends on which one.
@@ -303,19 +306,7 @@ export function read(input: ReaderInput): ReaderVerdict {
         product: best.table.sample.product,
       };
     }
-    if (reading.kind === "needs") {
-      const sample = best.table.sample;
-      return {
-        kind: "clarify_table",
-        header: reading.header,
-        options: reading.options
-          .slice(0, READER_RULES.maxOptions * 2)
-          .map((label) => ({ label, documentId: sample.documentId, product: sample.product, domain: sample.domain, title: sample.title })),
-        coverage: best.score.coverage,
-        documentId: sample.documentId,
-        product: sample.product,
-      };
-    }
+    if (reading.kind === "needs") return tableClarify(best.table, reading, best.score.coverage);
     if (reading.kind === "no_match") return { kind: "insufficient", reason: `no ${reading.dimension} of the table matches the question`, coverage: best.score.coverage };
     return {
       kind: "answer",
@@ -343,3 +334,18 @@ export function describeUnit(unit: ReadingUnit): string {
 }
 
 const sectionKey = (unit: ReadingUnit) => `${unit.documentId}\u0000${unit.sectionPath.join("\u0000")}`;
+
+/** The clarifying question a table asks when the question picks none of its rows (or columns): its own labels. */
+function tableClarify(table: Table, reading: Extract<CellReading, { kind: "needs" }>, coverage: number): ReaderVerdict {
+  const sample = table.sample;
+  return {
+    kind: "clarify_table",
+    header: reading.header,
+    options: reading.options
+      .slice(0, READER_RULES.maxOptions * 2)
+      .map((label) => ({ label, documentId: sample.documentId, product: sample.product, domain: sample.domain, title: sample.title })),
+    coverage,
+    documentId: sample.documentId,
+    product: sample.product,
+  };
+}

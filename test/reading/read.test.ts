@@ -875,6 +875,63 @@ describe("the reader", () => {
     expect(ask("how long do I have to tell you about a car accident?")).toMatchObject({ kind: "answer", claims: [{ text: expect.stringContaining("7 days of the accident") }] });
   });
 
+  it("asks among a general page's product columns when one of them is the best answer's product and they say different things", () => {
+    const missed: TableOf = {
+      documentId: "billing",
+      title: "Payments and Billing",
+      product: "billing",
+      domain: "care",
+      section: "Missed payments",
+      caption: "Missed payments",
+      labelHeader: "",
+    };
+    const rows = [
+      tableRow(missed, "g", "Grace period", [
+        ["Home, auto and pet", "15 days after the missed payment"],
+        ["Beacon term life", "31 days after the missed payment"],
+      ]),
+      tableRow(missed, "f", "Returned payment fee", [
+        ["Home, auto and pet", "$45"],
+        ["Beacon term life", "$45"],
+      ]),
+    ];
+    const lifeOwn: ReadingUnit = {
+      ...base,
+      domain: "life",
+      chunkId: "beacon#c",
+      documentId: "beacon",
+      title: "Beacon Term Life",
+      product: "beacon",
+      sectionPath: ["Important conditions"],
+      text: "Grace period: 31 days after a missed payment; coverage continues during the grace period.",
+      shape: { kind: "paragraph" },
+    };
+    const doc = (id: string, product: string, domain: string, title: string, text: string) => ({ id, product, domain, title, lang: "en" as const, text });
+    const tenant = buildTaxonomy([
+      doc("beacon", "beacon", "life", "Beacon Term Life", lifeOwn.text),
+      doc("beacon-rates", "beacon", "life", "Rates", "Monthly rates per age."),
+      doc("nest", "nest", "home", "Nest Home Cover", "Nest covers your home."),
+      doc("road", "road", "auto", "Road Auto Cover", "Road covers your car."),
+      doc("paws", "paws", "pet", "Paws Pet Cover", "Paws covers your pet."),
+      doc("billing", "billing", "care", "Payments and Billing", `Nest, Road, Paws and Beacon premiums. ${rows.map((r) => r.text).join("\n")}`),
+      // Pages that do not name their brand: a name is in few of a tenant's pages.
+      doc("nest-prices", "nest", "home", "Home prices", "Prices by home value."),
+      doc("road-prices", "road", "auto", "Auto prices", "Prices by driver age."),
+      doc("paws-prices", "paws", "pet", "Pet prices", "Prices by pet age."),
+    ]);
+    expect(tenant.products.find((p) => p.product === "billing")?.general).toBe(true);
+    const ask = (query: string, units: readonly ReadingUnit[]) => read({ query, language: "en", units, taxonomy: tenant });
+    expect(ask("How many days grace do I get if I miss a payment?", [lifeOwn, ...rows])).toMatchObject({
+      kind: "clarify_table",
+      options: [
+        { label: "Home, auto and pet", documentId: "billing" },
+        { label: "Beacon term life", documentId: "billing" },
+      ],
+    });
+    // The columns saying the same ask nothing.
+    expect(ask("What is the returned payment fee for Beacon?", [{ ...lifeOwn, text: "A returned payment costs $45." }, ...rows])).toMatchObject({ kind: "answer" });
+  });
+
   it("prefers a cell under a header naming the asked attribute to a sentence only a little better ('Annual premium: $312' over an add-on's '$45 per year')", () => {
     const premiums: TableOf = {
       documentId: "nest",
