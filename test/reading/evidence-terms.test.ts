@@ -4,6 +4,13 @@ import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { analyze } from "../../src/text/analysis/index.js";
 
 describe("a question's content terms", () => {
+  it('keep the period a price is asked for ("per year", «در سال») when a stated quantity drops the words that frame it', () => {
+    const year = analyze("year")[0]!;
+    expect(questionTerms("My building is 30 years old. How much would Keel Complete cost per year?", true)).toContain(year);
+    expect(questionTerms("I'm 30 years old, how much is it?", true)).not.toContain(year);
+    expect(questionTerms("برای ساختمان ۳۰ ساله در سال چقدر میشه؟", true)).toContain(analyze("سال")[0]!);
+  });
+
   it('leave out how a duration is asked ("how long does it take"), not the word take when it is content', () => {
     expect(questionTerms("how long does it take to get a final answer to a complaint?")).toEqual(analyze("final answer complaint"));
     expect(questionTerms("can I take my car to Oman?")).toEqual(analyze("take car oman"));
