@@ -1,6 +1,6 @@
 import type { Taxonomy } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
-import { foldForMatch } from "../text/normalize.js";
+import { foldForMatch, toAsciiDigits } from "../text/normalize.js";
 import { CURRENCY_WORDS } from "../text/currency.js";
 
 /**
@@ -236,3 +236,19 @@ export function focusTerms(text: string, asksAmount = false): string[] {
   }
   return [...new Set(out)];
 }
+
+/**
+ * Whether a reply to a clarifying question gives retrieval something the pending question lacks: a
+ * figure, or a word of the tenant's documents that most of them do not use. "the insurance",
+ * "whatever", "the normal one" add nothing; "for my wife, she's 34" or "the Gold plan" do.
+ */
+export function addsToQuestion(reply: string, pending: string, taxonomy: Taxonomy): boolean {
+  if (/\d/u.test(toAsciiDigits(reply))) return true;
+  const before = new Set(questionTerms(pending).map((t) => tenantForm(taxonomy, t)));
+  return questionTerms(reply)
+    .map((t) => tenantForm(taxonomy, t))
+    .some((t) => !before.has(t) && taxonomy.vocabulary.has(t) && (taxonomy.documentFrequency.get(t) ?? 0) <= taxonomy.documents * COMMON_SHARE);
+}
+
+/** A word more than this share of the tenant's documents use says nothing of which product or case is meant. */
+const COMMON_SHARE = 0.35;

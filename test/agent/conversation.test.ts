@@ -123,6 +123,32 @@ describe("replies to a clarifying question that pick none of its options", () =>
     expect(third.outcome).toMatchObject({ kind: "escalate", reason: "budget_exhausted" });
   });
 
+  it("a reply the classifier is sure is a question, but that adds only a word every page uses, is asked again too", async () => {
+    const retriever = fakeRetriever((request) =>
+      request.query === "How much does it cost?"
+        ? [
+            { chunk: travel, score: 0.6 },
+            { chunk: health, score: 0.58 },
+          ]
+        : [{ chunk: travel, score: 0.8 }],
+    );
+    // Read alone, "the insurance" is a confident knowledge question; and the pending question
+    // with it would be answered from the one page retrieval returns.
+    const gates = gatesOf({ "the insurance": { ...reading("knowledge", 0.95), confident: true }, "the travel one": { ...reading("knowledge", 0.95), confident: true } });
+    const models = scriptedModels({ triage: () => ({ intent: "knowledge", confidence: 0.9 }), contextualize: (input) => ({ query: `How much does it cost? ${input.text}` }) });
+    const h = harness({ models, retriever, gates });
+    const first = completed(await h.service.runTurn(turn("How much does it cost?")));
+    expect(first.outcome).toMatchObject({ kind: "clarify", attempt: 1 });
+    const second = completed(await h.service.runTurn(turn("the insurance")));
+    expect(second.outcome).toMatchObject({ kind: "clarify", attempt: 2, options: (first.outcome as { options: unknown[] }).options });
+    // A reply with a word that tells the pages apart is read as before.
+    const again = harness({ models, retriever, gates });
+    completed(await again.service.runTurn(turn("How much does it cost?")));
+    const graded: string[] = [];
+    await again.service.runTurn(turn("the travel one"), { onProgress: (e) => e.phase === "completed" && e.node === "grade" && graded.push(e.summary) });
+    expect(graded).toEqual(["sufficient (reader)"]);
+  });
+
   it("a reply that names an option still picks it", async () => {
     const retriever = fakeRetriever((request) =>
       request.documentIds?.includes("travel-en")

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { focusTerms, questionTerms, tenantForm } from "../../src/reading/evidence-terms.js";
+import { addsToQuestion, focusTerms, questionTerms, tenantForm } from "../../src/reading/evidence-terms.js";
 import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { analyze } from "../../src/text/analysis/index.js";
 
@@ -47,5 +47,22 @@ describe("what a question is about", () => {
     expect(focusTerms("is it better than Aviva's cover")).toContain("aviva");
     expect(focusTerms("What's the price? There's a fee, right?")).toEqual([]);
     expect(focusTerms("what about my wife's car")).toEqual([]);
+  });
+});
+
+describe("a reply to a clarifying question", () => {
+  const doc = (id: string, title: string, text: string) => ({ id, title, product: id, domain: id, lang: "en" as const, text });
+  const taxonomy = buildTaxonomy([
+    doc("trip", "Trip Insurance", "Trip insurance covers a trip abroad."),
+    doc("home", "Home Insurance", "Home insurance covers your house and contents."),
+    doc("pet", "Pet Insurance", "Pet insurance pays vet bills for a dog or cat."),
+  ]);
+  it("adds something when it says a figure or a word few of the documents use, nothing with words every page says or none does", () => {
+    expect(addsToQuestion("the insurance", "How much does it cost?", taxonomy)).toBe(false);
+    expect(addsToQuestion("whatever, idk", "How much does it cost?", taxonomy)).toBe(false);
+    expect(addsToQuestion("for my dog", "How much does it cost?", taxonomy)).toBe(true);
+    expect(addsToQuestion("she's 34", "How much does it cost?", taxonomy)).toBe(true);
+    // A word the question already had adds nothing.
+    expect(addsToQuestion("the dog one", "How much is dog insurance?", taxonomy)).toBe(false);
   });
 });

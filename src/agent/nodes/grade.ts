@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ClarifyOption } from "../../domain/turn.js";
-import { read, type ReaderVerdict } from "../../reading/index.js";
+import { addsToQuestion, read, type ReaderVerdict } from "../../reading/index.js";
 import { redactPersonalData } from "../../text/pii.js";
 import { evidenceFromHits, readingUnits } from "../evidence.js";
 import { askedText } from "../asked.js";
@@ -35,8 +35,14 @@ export function gradeNode(deps: AgentDeps) {
     let grade: GradeState;
 
     const taxonomy = await deps.retriever.taxonomy(state.turn!.tenantId, config.signal);
-    const verdict: ReaderVerdict =
-      hits.length === 0
+    const pendingClarify = state.pendingClarify;
+    // A reply that picks no option and gives retrieval nothing new ("the insurance") leaves the
+    // question as ambiguous as it was: it is asked again, within the clarify budget.
+    const repeats =
+      state.gate?.kind === "clarify_reply" && pendingClarify !== null && pendingClarify.options.length > 0 && !addsToQuestion(asked(state.turn!.text), pendingClarify.query, taxonomy);
+    const verdict: ReaderVerdict = repeats
+      ? { kind: "insufficient", reason: "the reply to the clarifying question adds nothing", coverage: 0 }
+      : hits.length === 0
         ? { kind: "insufficient", reason: "nothing was retrieved", coverage: 0 }
         : // Without the user's personal values: no document states them, so they are never evidence,
           // and the reader's reasons (kept in the handoff's detail) must not list their pieces.
@@ -91,7 +97,7 @@ export function gradeNode(deps: AgentDeps) {
         grade = { verdict: "insufficient", relevantChunkIds: [], method: "reader", options: [], why: verdict.reason };
         // A model may still find the answer in a paraphrase the reader's words do not reach; the
         // offline provider's grade is the reader itself, so it is not asked.
-        if (deps.settings.gradeWithModel && best >= grading.insufficientScore) {
+        if (deps.settings.gradeWithModel && !repeats && best >= grading.insufficientScore) {
           const call = await callModel(deps, state, "grade", { query: state.rewrittenQuery, language: state.language, chunks: evidenceFromHits(hits, relevant) }, config.signal);
           if (call.kind !== "ok") return { ...call.accounting, escalation: call.escalation };
           update = { ...call.accounting };
@@ -110,7 +116,7 @@ export function gradeNode(deps: AgentDeps) {
     const pending = state.pendingClarify;
     if (
       grade.verdict === "insufficient" &&
-      state.retrievalRounds >= budgets.retrievalRounds &&
+      (repeats || state.retrievalRounds >= budgets.retrievalRounds) &&
       state.gate?.kind === "clarify_reply" &&
       pending !== null &&
       pending.options.length > 0

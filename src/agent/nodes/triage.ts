@@ -6,6 +6,7 @@ import type { Intent } from "../../models/roles.js";
 import type { AgentDeps } from "../deps.js";
 import { isShouting, type Gate, type Policy } from "../policy.js";
 import type { AgentStateUpdate, AgentStateValue, HistoryEntry, PendingClarify } from "../state.js";
+import { addsToQuestion } from "../../reading/index.js";
 
 /**
  * Classifies the turn, deterministically first (gateVerdict, no model call):
@@ -147,6 +148,8 @@ export interface GateInput {
   text: string;
   pendingClarify: PendingClarify | null;
   history: readonly HistoryEntry[];
+  /** A reply to the pending clarifying question that gives retrieval nothing new ("the insurance"): never a question of its own. */
+  addsNothing?: boolean;
 }
 
 /** The gates' verdict: a decision, or "unsure" with the reading the triage model is asked about. */
@@ -156,7 +159,7 @@ export type GateVerdict = { kind: "decided"; decision: Decision } | { kind: "uns
  * Steps 1–3 of triage, without any model call: deterministic and synchronous (its cost is
  * `npm run bench:gates`). "unsure" carries how to finish once the model has answered.
  */
-export function gateVerdict({ policy, gates, text, pendingClarify: pending, history }: GateInput): GateVerdict {
+export function gateVerdict({ policy, gates, text, pendingClarify: pending, history, addsNothing = false }: GateInput): GateVerdict {
   const decided = (decision: Decision): GateVerdict => ({ kind: "decided", decision });
   const clarifyReply = (reading: GateReading): Decision => ({
     gate: { kind: "clarify_reply", label: reading.label, probability: reading.probability },
@@ -190,7 +193,7 @@ export function gateVerdict({ policy, gates, text, pendingClarify: pending, hist
     };
     const decision = fromListGate(gate);
     // After a clarifying question, only a confident question of its own leaves the pending one.
-    const ownQuestion = by === "alone" && label === "knowledge";
+    const ownQuestion = by === "alone" && label === "knowledge" && !addsNothing;
     if (pending !== null && !ownQuestion && (answersNothing(decision) || decision.intent === "knowledge")) return clarifyReply(reading);
     // Out of scope is confirmed by retrieval (grade): an insurer's product names are words no
     // classifier has seen, so "hamsafar basic for 5 days how much" must not be refused unread.
@@ -206,7 +209,9 @@ export function gateVerdict({ policy, gates, text, pendingClarify: pending, hist
 export function triageNode(deps: AgentDeps) {
   return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const turn = state.turn!;
-    const verdict = gateVerdict({ policy: deps.policy, gates: deps.gates, text: turn.text, pendingClarify: state.pendingClarify, history: state.history });
+    const pending = state.pendingClarify;
+    const addsNothing = pending !== null && !addsToQuestion(turn.text, pending.query, await deps.retriever.taxonomy(turn.tenantId, config.signal));
+    const verdict = gateVerdict({ policy: deps.policy, gates: deps.gates, text: turn.text, pendingClarify: pending, history: state.history, addsNothing });
     if (verdict.kind === "decided") return verdict.decision;
     const { reading } = verdict;
     const call = await callModel(deps, state, "triage", { text: turn.text, language: state.language, history: state.history, candidate: CANDIDATES[reading.label] }, config.signal);
