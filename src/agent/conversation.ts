@@ -31,6 +31,8 @@ export interface ConversationInput {
   gates: Gates;
   /** A clarifying question is pending: "I don't know" is a reply to it, not a complaint. */
   clarifying?: boolean;
+  /** The message is a shrug that gives nothing new ("whatever"): while clarifying, never frustration again. */
+  shrug?: boolean;
 }
 
 /** How many of the latest user turns a message is compared with: a question asked again now, not one the user returns to much later. */
@@ -74,7 +76,7 @@ function restatedCount(now: ReadonlySet<string>, earlier: ReadonlySet<string>): 
   return shared;
 }
 
-export function conversationSignal({ text, reading, history, gates, clarifying = false }: ConversationInput): ConversationSignal | null {
+export function conversationSignal({ text, reading, history, gates, clarifying = false, shrug = false }: ConversationInput): ConversationSignal | null {
   if (history.length === 0) return null;
   const terms = new Set(analyze(text));
   const annoyance = anger(text, reading);
@@ -90,9 +92,10 @@ export function conversationSignal({ text, reading, history, gates, clarifying =
       return { signal: "repeat", detail: `restated an earlier question with annoyance (${shared} of its ${before.size} terms)` };
     }
   }
-  // Frustration again: when a clarifying question is pending, only a confident reading (a reply
-  // that picks nothing reads as mild frustration, and it counts toward the clarify budget).
-  if (reading.label === "frustration" && (!clarifying || reading.confident)) {
+  // Frustration again: when a clarifying question is pending, only a confident reading that is not
+  // a shrug (a reply that picks nothing reads as mild frustration, and it counts toward the
+  // clarify budget).
+  if (reading.label === "frustration" && (!clarifying || (reading.confident && !shrug))) {
     const earlier = history.find((h) => gates.read(h.user).scores.frustration >= AGAIN_EARLIER);
     if (earlier !== undefined) return { signal: "again", detail: `frustrated again (p=${reading.probability.toFixed(2)}) after an earlier complaint about the answers` };
   }

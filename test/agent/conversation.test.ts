@@ -149,6 +149,28 @@ describe("replies to a clarifying question that pick none of its options", () =>
     expect(graded).toEqual(["sufficient (reader)"]);
   });
 
+  it("a one- or two-word shrug the classifier reads as frustration is a reply that picks nothing; a longer vent is frustration", async () => {
+    const retriever = fakeRetriever((request) =>
+      request.query === "How much does it cost?"
+        ? [
+            { chunk: travel, score: 0.6 },
+            { chunk: health, score: 0.58 },
+          ]
+        : [{ chunk: travel, score: 0.1 }],
+    );
+    const angry = { ...reading("frustration", 0.91), confident: true };
+    const gates = gatesOf({ whatever: angry, "no idea": angry, "this is useless, you never answer anything": angry });
+    const models = scriptedModels({ triage: () => ({ intent: "knowledge", confidence: 0.9 }), contextualize: (input) => ({ query: input.text }) });
+    const h = harness({ models, retriever, gates });
+    expect(completed(await h.service.runTurn(turn("How much does it cost?"))).outcome).toMatchObject({ kind: "clarify", attempt: 1 });
+    expect(completed(await h.service.runTurn(turn("whatever"))).outcome).toMatchObject({ kind: "clarify", attempt: 2 });
+    expect(completed(await h.service.runTurn(turn("no idea"))).outcome).toMatchObject({ kind: "escalate", reason: "budget_exhausted" });
+
+    const vent = harness({ models, retriever, gates });
+    completed(await vent.service.runTurn(turn("How much does it cost?")));
+    expect(completed(await vent.service.runTurn(turn("this is useless, you never answer anything"))).outcome).toMatchObject({ kind: "escalate", reason: "frustration" });
+  });
+
   it("a reply that names an option still picks it", async () => {
     const retriever = fakeRetriever((request) =>
       request.documentIds?.includes("travel-en")

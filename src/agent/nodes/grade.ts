@@ -39,7 +39,10 @@ export function gradeNode(deps: AgentDeps) {
     // A reply that picks no option and gives retrieval nothing new ("the insurance") leaves the
     // question as ambiguous as it was: it is asked again, within the clarify budget.
     const repeats =
-      state.gate?.kind === "clarify_reply" && pendingClarify !== null && pendingClarify.options.length > 0 && !addsToQuestion(asked(state.turn!.text), pendingClarify.query, taxonomy);
+      state.gate?.kind === "clarify_reply" &&
+      pendingClarify !== null &&
+      pendingClarify.options.length > 0 &&
+      !addsToQuestion(asked(state.turn!.text), pendingClarify.query, taxonomy);
     const verdict: ReaderVerdict = repeats
       ? { kind: "insufficient", reason: "the reply to the clarifying question adds nothing", coverage: 0 }
       : hits.length === 0

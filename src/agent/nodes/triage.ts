@@ -7,6 +7,7 @@ import type { AgentDeps } from "../deps.js";
 import { isShouting, type Gate, type Policy } from "../policy.js";
 import type { AgentStateUpdate, AgentStateValue, HistoryEntry, PendingClarify } from "../state.js";
 import { addsToQuestion } from "../../reading/index.js";
+import { words } from "../../text/analysis/index.js";
 
 /**
  * Classifies the turn, deterministically first (gateVerdict, no model call):
@@ -137,6 +138,9 @@ function refined(decision: Decision, listed: Gate, reading: GateReading): Decisi
 }
 
 /** Chitchat and out-of-scope replies to a clarifying question answer none of its options: back to the pending question. */
+/** The longest reply to a clarifying question read as a shrug rather than a vent. */
+const SHRUG_WORDS = 2;
+
 function answersNothing(decision: Decision): boolean {
   return decision.escalation === undefined && (decision.intent === "chitchat" || decision.intent === "out_of_scope");
 }
@@ -173,7 +177,8 @@ export function gateVerdict({ policy, gates, text, pendingClarify: pending, hist
     return decided(pending !== null && answersNothing(decision) ? clarifyReply(reading) : decision);
   }
 
-  const signal = conversationSignal({ text, reading, history, gates, clarifying: pending !== null });
+  const shrugging = addsNothing && words(text).length <= SHRUG_WORDS;
+  const signal = conversationSignal({ text, reading, history, gates, clarifying: pending !== null, shrug: shrugging });
   if (signal !== null) return decided(fromListGate({ kind: "frustration", signal: signal.signal, detail: signal.detail }));
   // Shouting is anger unless the classifier is sure the message is something else ("HOW MUCH IS TRAVEL COVER?").
   if (isShouting(text) && !(reading.confident && reading.label !== "frustration")) {
@@ -194,7 +199,10 @@ export function gateVerdict({ policy, gates, text, pendingClarify: pending, hist
     const decision = fromListGate(gate);
     // After a clarifying question, only a confident question of its own leaves the pending one.
     const ownQuestion = by === "alone" && label === "knowledge" && !addsNothing;
-    if (pending !== null && !ownQuestion && (answersNothing(decision) || decision.intent === "knowledge")) return clarifyReply(reading);
+    // "whatever", «نمیدونم» after a clarifying question: a reply that picks nothing, not anger; the
+    // clarify budget hands off the second one (budget_exhausted). A longer vent is frustration.
+    const shrug = label === "frustration" && shrugging;
+    if (pending !== null && !ownQuestion && (answersNothing(decision) || decision.intent === "knowledge" || shrug)) return clarifyReply(reading);
     // Out of scope is confirmed by retrieval (grade): an insurer's product names are words no
     // classifier has seen, so "hamsafar basic for 5 days how much" must not be refused unread.
     return decision.intent === "out_of_scope" ? { ...decision, intent: "knowledge" } : decision;
