@@ -1,6 +1,6 @@
 import { crossScriptAliases, type Taxonomy } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
-import { foldForMatch } from "../text/normalize.js";
+import { ruledOutWords } from "../text/ruled-out.js";
 import { type Candidate, unitOf } from "./candidates.js";
 import { tenantForm } from "./evidence-terms.js";
 import { termSet } from "./unit-terms.js";
@@ -11,19 +11,16 @@ import { termSet } from "./unit-terms.js";
  * question.
  */
 
-// "not the plus one", "except Premier", «نه پلاس»; not "I'm not a smoker", which says what the customer is.
-const NEGATED = /(?<![\p{L}])(?:not\s+the|except(?:\s+the)?|other than(?:\s+the)?|rather than(?:\s+the)?|نه|غیر از|به جز|بجز)\s+([\p{L}\u200C-]{2,})/gu;
-
 /** Plan and product names the question rules out ("not the plus one"): labels or name terms of the tenant, analysed. */
 export function ruledOut(query: string, taxonomy: Taxonomy): ReadonlySet<string> {
   const out = new Set<string>();
   const labels = new Set([...taxonomy.labelGroups.flat(), ...taxonomy.products.flatMap((p) => p.nameTerms)]);
-  for (const m of foldForMatch(query).matchAll(NEGATED)) {
-    for (const term of analyze(m[1]!)) {
+  for (const word of ruledOutWords(query)) {
+    for (const term of analyze(word)) {
       const own = tenantForm(taxonomy, term);
       if (!labels.has(own)) continue;
       out.add(own);
-      for (const alias of crossScriptAliases(taxonomy, m[1]!).get(term) ?? []) out.add(alias);
+      for (const alias of crossScriptAliases(taxonomy, word).get(term) ?? []) out.add(alias);
     }
   }
   return out;

@@ -1,4 +1,5 @@
 import { questionOf } from "../../text/sentences.js";
+import { ruledOutWords } from "../../text/ruled-out.js";
 import type { HistoryLine } from "../../domain/conversation.js";
 import type { UserProfile } from "../../domain/profile.js";
 import { detectLanguage, foldForMatch, normalizeText, type Language } from "../../text/index.js";
@@ -189,7 +190,9 @@ export function contextualize(input: ContextualizeInput): ContextualizeOutput {
     const prevLang = detectLanguage(previousQuery, previous.language).language;
     const names = new Set(input.productTerms ?? []);
     const turn = readTurn(text, prevLang, names);
-    const prev = readTurn(previousQuery, prevLang, names).tokens;
+    // A plan the previous question ruled out ("the regular one, not the plus") is not carried.
+    const ruledOut = new Set(ruledOutWords(previousQuery).flatMap((w) => analyzeTerms(w)));
+    const prev = readTurn(previousQuery, prevLang, names).tokens.filter((t) => !t.terms.some((term) => ruledOut.has(term)));
     const has = (kind: TokenKind): boolean => turn.tokens.some((t) => t.kind === kind);
 
     // "what about platinum" after "gold windscreen limit": a label of the same table as one of the

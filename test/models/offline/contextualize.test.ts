@@ -30,6 +30,15 @@ describe("offline contextualize", () => {
     expect(await rewrite("what about my wife? shes 29", "en", history)).toBe("nestcare plus price spouse 29");
   });
 
+  it('does not carry a plan the previous question ruled out («نه پلاس», "not the plus") into a follow-up', async () => {
+    const fa = [turn("بیمه مهر، طرح معمولی (نه پلاس)، برای ۹۰ روز چقدره؟", "fa", "بیمه مهر، طرح معمولی (نه پلاس)، برای ۹۰ روز چقدره؟")];
+    const query = await rewrite("برای ۳۰ روز چی؟", "fa", fa);
+    expect(query).toContain("مهر");
+    expect(query).not.toContain("پلاس");
+    const en = [turn("how much is nestcare, the basic one not the plus, for 90 days", "en", "how much is nestcare, the basic one not the plus, for 90 days")];
+    expect(await rewrite("and for 30 days?", "en", en)).not.toContain("plus");
+  });
+
   it("replaces only the sibling label when a follow-up names another of a table's labels", async () => {
     const history = [turn("nestcare gold windscreen limit", "en", "nestcare gold windscreen limit?")];
     const groups = [["gold", "platinum", "silver"]];
