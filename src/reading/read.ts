@@ -1,4 +1,4 @@
-import { crossScriptAliases, type Taxonomy } from "../domain/taxonomy.js";
+import { crossScriptAliases, productsNamed, type Taxonomy } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
@@ -237,6 +237,15 @@ export function read(input: ReaderInput): ReaderVerdict {
   }
   if (candidates.length === 0) return { kind: "insufficient", reason: "nothing was retrieved for the question's product", coverage: 0 };
   if (excluded.size > 0) for (const c of candidates) if (namesAny(c, excluded)) c.score.coverage *= READER_RULES.formlessFactor;
+  // "Tandorost covers medical emergencies abroad…" on a Hamsafar page is about Tandorost: a passage
+  // whose own words name only other products than the one asked about says nothing of it.
+  if (namedSet.size > 0) {
+    for (const c of candidates) {
+      if (c.kind === "table") continue;
+      const own = productsNamed(taxonomy, [...termSet(c.text), ...[...crossScriptAliases(taxonomy, c.text).values()].flat()]).filter((p) => !p.general);
+      if (own.length > 0 && !own.some((p) => namedSet.has(p.product))) c.score.coverage *= READER_RULES.otherProductFactor;
+    }
+  }
 
   candidates.sort((a, b) => b.score.coverage - a.score.coverage || rank(b) - rank(a));
   input.trace?.(

@@ -45,6 +45,8 @@ export const READER_RULES = {
   broaderWeight: 0.8,
   /** A unit that speaks of the asked attribute but lacks its form (a price question, no figure) counts this share. */
   formlessFactor: 0.5,
+  /** A passage whose own words name only other products than the one the question names counts this share. */
+  otherProductFactor: 0.5,
   maxOptions: 4,
   /** The longest list answered whole (its items each cited). */
   maxListItems: 8,

@@ -932,6 +932,25 @@ describe("the reader", () => {
     expect(ask("What is the returned payment fee for Beacon?", [{ ...lifeOwn, text: "A returned payment costs $45." }, ...rows])).toMatchObject({ kind: "answer" });
   });
 
+  it("does not answer a question naming one product with a passage of its page that is about another product", () => {
+    const page = { ...base, documentId: "voyager-faq", title: "Voyager Travel Cover – FAQ", product: "voyager", sectionPath: ["FAQ"], shape: { kind: "paragraph" as const } };
+    const other: ReadingUnit = { ...page, chunkId: "voyager-faq#1", text: "Nest covers lost luggage at home up to AED 5,000, but not abroad." };
+    const own: ReadingUnit = { ...page, chunkId: "voyager-faq#2", text: "Voyager pays up to AED 3,000 for luggage the airline loses." };
+    const tenant = buildTaxonomy([
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en", text: prices.map((p) => p.text).join("\n") },
+      { id: "voyager-faq", title: page.title, product: "voyager", domain: "trips", lang: "en", text: `${other.text}\n${own.text}` },
+      { id: "nest", title: "Nest Home Cover", product: "nest", domain: "homes", lang: "en", text: homePrice.text },
+      // Other products: a name is in few of a tenant's pages.
+      { id: "paws", title: "Paws Pet Cover", product: "paws", domain: "pets", lang: "en", text: "Paws pays vet bills." },
+      { id: "road", title: "Road Car Cover", product: "road", domain: "cars", lang: "en", text: "Road pays for repairs." },
+      { id: "beacon", title: "Beacon Life Cover", product: "beacon", domain: "lives", lang: "en", text: "Beacon pays your family." },
+    ]);
+    const ask = (units: readonly ReadingUnit[]) => read({ query: "what is the most voyager pays for lost luggage?", language: "en", units, taxonomy: tenant });
+    expect(ask([other, own])).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["voyager-faq#2"] }] });
+    // Alone, it is no answer for Voyager.
+    expect(ask([other]).kind).not.toBe("answer");
+  });
+
   it("prefers a cell under a header naming the asked attribute to a sentence only a little better ('Annual premium: $312' over an add-on's '$45 per year')", () => {
     const premiums: TableOf = {
       documentId: "nest",
