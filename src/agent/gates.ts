@@ -87,3 +87,19 @@ export function topicHandoff(gate: Gate | null, topic: { category: RestrictedCat
   if (gate === null || (gate.kind !== "classifier" && gate.kind !== "clarify_reply") || topic === null) return null;
   return { reason: "restricted_intent", detail: `a question about ${topic.category.replace("_", " ")} ("${topic.phrase}") that ${why}` };
 }
+
+/**
+ * An unsure classifier that leaned towards a handoff (a person, the account, frustration) whose
+ * message the documents then could not answer: that lean names the colleague better than a
+ * generic "insufficient retrieval" ("what exactly is MY deductible?"). Only a lean at least this
+ * sure; a turn the documents answer is answered whatever the lean.
+ */
+export const LEAN_HANDOFF = 0.4;
+
+export function leanHandoff(gate: Gate | null, why: string): PendingEscalation | null {
+  if (gate === null || gate.kind !== "classifier" || gate.by !== "model" || gate.lean === undefined) return null;
+  const { label, probability } = gate.lean;
+  const route = routeOf(label);
+  if (route.kind !== "escalate" || probability < LEAN_HANDOFF) return null;
+  return { reason: route.reason, detail: `the classifier leaned to ${describeReading(gate.lean)} and ${why}` };
+}

@@ -229,6 +229,28 @@ describe("a question about a restricted topic that the documents cannot answer",
   });
 });
 
+describe("an unsure lean to a handoff that the documents then cannot answer", () => {
+  it("hands off for that lean's reason, not as insufficient retrieval; answered questions stay answered", async () => {
+    // Unsure (below its threshold), leaning to the account; the triage model says knowledge.
+    const gates = fixedGates("account", 0.6, false);
+    const models = scriptedModels({ triage: () => ({ intent: "knowledge", confidence: 0.9 }), grade: () => ({ verdict: "insufficient", relevantChunkIds: [] }) });
+    const h = harness({ models, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.1 }]), gates });
+    const { result } = await run(h, "how much do I still owe you on my own contract?");
+    expect(result.outcome).toMatchObject({ kind: "escalate", reason: "account_specific" });
+    expect((result.outcome as { detail: string }).detail).toMatch(/^the classifier leaned to account p=0\.60 and the documents do not answer/u);
+    // A weak lean keeps the generic reason.
+    const weak = harness({ models, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.1 }]), gates: fixedGates("account", 0.3, false) });
+    expect((await run(weak, "how much do I still owe you on my own contract?")).result.outcome).toMatchObject({ kind: "escalate", reason: "insufficient_retrieval" });
+    // The documents answering wins over the lean.
+    const answering = scriptedModels({
+      triage: () => ({ intent: "knowledge", confidence: 0.9 }),
+      generate: () => ({ claims: [{ text: "The minimum deductible is 5,000,000 rials.", chunkIds: ["motor-body-en#3"] }], answered: true, confidence: 0.9 }),
+    });
+    const answered = harness({ models: answering, retriever: fakeRetriever(() => [{ chunk: deductible, score: 0.8 }]), gates });
+    expect((await run(answered, "What is the minimum deductible?")).result.outcome).toMatchObject({ kind: "answer" });
+  });
+});
+
 describe("the shipped classifier", () => {
   it.each([
     ["could you put a real human on the line", "handoff_request"],

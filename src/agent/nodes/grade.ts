@@ -4,7 +4,7 @@ import { addsToQuestion, read, type ReaderVerdict } from "../../reading/index.js
 import { redactPersonalData } from "../../text/pii.js";
 import { evidenceFromHits, readingUnits } from "../evidence.js";
 import { askedText } from "../asked.js";
-import { topicHandoff } from "../gates.js";
+import { leanHandoff, topicHandoff } from "../gates.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue, GradeState } from "../state.js";
@@ -128,10 +128,11 @@ export function gradeNode(deps: AgentDeps) {
     }
     if (grade.verdict === "insufficient" && state.retrievalRounds >= budgets.retrievalRounds) {
       const detail = `nothing answers the question after ${state.retrievalRounds} retrieval round(s) (best score ${best.toFixed(2)}; ${grade.why ?? "model grade"})`;
-      update.escalation = topicHandoff(state.gate, deps.policy.restrictedTopic(state.turn!.text), `the documents do not answer (${detail})`) ?? {
-        reason: "insufficient_retrieval",
-        detail,
-      };
+      update.escalation = topicHandoff(state.gate, deps.policy.restrictedTopic(state.turn!.text), `the documents do not answer (${detail})`) ??
+        leanHandoff(state.gate, `the documents do not answer (${detail})`) ?? {
+          reason: "insufficient_retrieval",
+          detail,
+        };
     }
     if (grade.verdict === "ambiguous" && state.clarifyStreak >= budgets.clarifyStreak) {
       update.escalation = {
