@@ -169,6 +169,11 @@ describe("replies to a clarifying question that pick none of its options", () =>
     const vent = harness({ models, retriever, gates });
     completed(await vent.service.runTurn(turn("How much does it cost?")));
     expect(completed(await vent.service.runTurn(turn("this is useless, you never answer anything"))).outcome).toMatchObject({ kind: "escalate", reason: "frustration" });
+
+    // A longer reply only a little annoyed ("the normal one, obviously") picks nothing too.
+    const terse = harness({ models, retriever, gates: gatesOf({ "the normal one obviously": { ...reading("frustration", 0.85), confident: true } }) });
+    completed(await terse.service.runTurn(turn("How much does it cost?")));
+    expect(completed(await terse.service.runTurn(turn("the normal one obviously"))).outcome).toMatchObject({ kind: "clarify", attempt: 2 });
   });
 
   it("a reply that names an option still picks it", async () => {

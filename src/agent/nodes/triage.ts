@@ -140,6 +140,12 @@ function refined(decision: Decision, listed: Gate, reading: GateReading): Decisi
 /** Chitchat and out-of-scope replies to a clarifying question answer none of its options: back to the pending question. */
 /** The longest reply to a clarifying question read as a shrug rather than a vent. */
 const SHRUG_WORDS = 2;
+/**
+ * After a clarifying question, replies are terse and read a little annoyed («همون معمولیه دیگه»,
+ * "the normal one, obviously"): below this frustration probability such a reply picks nothing
+ * rather than venting (the classifier's threshold was calibrated on messages on their own).
+ */
+const CLARIFYING_FRUSTRATION = 0.9;
 
 function answersNothing(decision: Decision): boolean {
   return decision.escalation === undefined && (decision.intent === "chitchat" || decision.intent === "out_of_scope");
@@ -201,7 +207,7 @@ export function gateVerdict({ policy, gates, text, pendingClarify: pending, hist
     const ownQuestion = by === "alone" && label === "knowledge" && !addsNothing;
     // "whatever", «نمیدونم» after a clarifying question: a reply that picks nothing, not anger; the
     // clarify budget hands off the second one (budget_exhausted). A longer vent is frustration.
-    const shrug = label === "frustration" && shrugging;
+    const shrug = label === "frustration" && (shrugging || reading.scores.frustration < CLARIFYING_FRUSTRATION);
     if (pending !== null && !ownQuestion && (answersNothing(decision) || decision.intent === "knowledge" || shrug)) return clarifyReply(reading);
     // Out of scope is confirmed by retrieval (grade): an insurer's product names are words no
     // classifier has seen, so "hamsafar basic for 5 days how much" must not be refused unread.
