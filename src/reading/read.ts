@@ -45,6 +45,11 @@ export interface ReaderInput {
    * column, but their other words are not asked about.
    */
   context?: string;
+  /**
+   * The customer's earlier messages of the conversation: what they stated there still holds ("I
+   * have a 4-cylinder saloon" before "and in my father's name?"), for the table labels it names.
+   */
+  earlier?: string;
   /** Words of one meaning across both languages: a unit that names the question's concept covers its term. */
   lexicon?: ConceptLexicon;
   /** Diagnostics: receives the ranked candidates (best first) before the decision. */
@@ -303,7 +308,8 @@ export function read(input: ReaderInput): ReaderVerdict {
   }
 
   if (best.kind === "table") {
-    const reading = moreSpecific(best.table, resolvedByContext(best.table, best.reading, corrected, said, taxonomy), said);
+    const stated = said === null || input.earlier === undefined ? said : new Set([...said, ...analyze(input.earlier).map((t) => tenantForm(taxonomy, t))]);
+    const reading = moreSpecific(best.table, resolvedByContext(best.table, best.reading, corrected, stated, taxonomy), stated);
     const record = recordRow(reading);
     if (record !== null) {
       return {

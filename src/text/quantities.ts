@@ -151,7 +151,8 @@ export function unitHint(text: string): UnitHint {
 const RANGE = new RegExp(String.raw`(${NUM})\s*(?:-|–|—|‑|to|until|till|تا|الی)\s*(${NUM})`, "u");
 const UP_TO = new RegExp(String.raw`(?:up to|upto|under|below|less than|at most|max(?:imum)?|till|until|≤|<=|<|تا|کمتر از|زیر|حداکثر)\s*(${NUM})`, "u");
 const AT_LEAST = new RegExp(String.raw`(?:over|above|more than|at least|min(?:imum)?|from|≥|>=|>|بالای|بیش از|بیشتر از|حداقل|از)\s*(${NUM})`, "u");
-const PLUS = new RegExp(String.raw`(${NUM})\s*(?:\+|and (?:over|above|older|more)|or (?:more|older|above)|به بالا|و بالاتر|و بیشتر)`, "u");
+// The open end may follow the unit: "60 years and over", «۶۰ سال به بالا».
+const PLUS = new RegExp(String.raw`(${NUM})\s*(?:\p{L}+\s*)?(?:\+|and (?:over|above|older|more)|or (?:more|older|above)|به بالا(?:تر)?|و بالاتر|و بیشتر|یا بیشتر)`, "u");
 
 /**
  * The interval a row or column label names: "8–15 days" [8, 15], "Up to 7 days" [0, 7],

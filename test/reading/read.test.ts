@@ -551,6 +551,38 @@ describe("the reader", () => {
     expect(ask("What would Keel cost me a year?")).toMatchObject({ kind: "clarify_table" });
   });
 
+  it('reads the row an earlier message of the conversation stated ("I have a 4-cylinder saloon") in a follow-up that says nothing of it', () => {
+    const grid: TableOf = {
+      documentId: "road",
+      title: "Road Third-Party – Prices",
+      product: "road",
+      domain: "cars",
+      section: "Annual price",
+      caption: "Annual price (AED)",
+      labelHeader: "Vehicle",
+    };
+    const rows = [
+      tableRow(grid, "a", "Saloon / hatchback 4 cylinders", [
+        ["Driver 18–24", "1,100"],
+        ["25–29", "820"],
+        ["60 years and over", "760"],
+      ]),
+      tableRow(grid, "b", "Saloon 6 cylinders", [
+        ["Driver 18–24", "1,300"],
+        ["25–29", "940"],
+        ["60 years and over", "880"],
+      ]),
+    ];
+    const road = buildTaxonomy([{ id: "road", title: grid.title, product: "road", domain: "cars", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const followUp = { query: "road third party price 63 years old", language: "en" as const, units: rows, taxonomy: road, context: "and if it's in my dad's name? he's 63" };
+    expect(read({ ...followUp, earlier: "I have a 4 cylinder saloon and I'm 27. How much is Road third party a year?" })).toMatchObject({
+      kind: "answer",
+      claims: [{ text: "Annual price (AED) — Saloon / hatchback 4 cylinders — 60 years and over: 760" }],
+    });
+    // Without the earlier statement the row is asked for.
+    expect(read(followUp)).toMatchObject({ kind: "clarify_table" });
+  });
+
   it('takes a statement naming one of the words a slash joins for the label ("a hatchback" is "Saloon / hatchback")', () => {
     const vehicles: TableOf = {
       documentId: "lane",

@@ -45,6 +45,10 @@ describe("intervals in labels", () => {
     ["AED 1,001–2,000", { lo: 1_001, hi: 2_000, unit: "money" }],
     ["85+", { lo: 85, hi: Infinity, unit: null }],
     ["31–60 روز", { lo: 31, hi: 60, unit: "days" }],
+    // The open end after the unit.
+    ["60 years and over", { lo: 60, hi: Infinity, unit: "age" }],
+    ["۶۰ سال به بالا", { lo: 60, hi: Infinity, unit: "age" }],
+    ["60 سال و بالاتر", { lo: 60, hi: Infinity, unit: "age" }],
   ])("%s", (label, expected) => {
     expect(parseInterval(label)).toEqual(expected);
   });

@@ -57,6 +57,7 @@ export function gradeNode(deps: AgentDeps) {
             ...(deps.lexicon === undefined ? {} : { lexicon: deps.lexicon }),
             // A pick's number ("1") names an option, not a quantity: its words are in the query.
             context: redactPersonalData(state.gate?.kind === "clarify_choice" ? state.rewrittenQuery : asked(state.turn!.text), { action: () => "drop" }),
+            ...(state.history.length === 0 ? {} : { earlier: redactPersonalData(asked(state.history.at(-1)!.user), { action: () => "drop" }) }),
           });
 
     // Out of scope by the classifier, and the documents do not say otherwise: that is the reply.
