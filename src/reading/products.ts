@@ -80,9 +80,7 @@ export function namedBy(taxonomy: Taxonomy, terms: readonly string[], aliases: R
  * products remain or their rows all say the same.
  */
 export function productsOfTable(table: Table, terms: readonly string[], taxonomy: Taxonomy): Array<{ product: ProductEntry; label: string }> {
-  const rows = table.rows.map((row) => {
-    return { row, product: rowProduct(taxonomy, row.label), text: termSet(row.unit.text) };
-  });
+  const rows = table.rows.map((row) => ({ row, product: rowProduct(taxonomy, row.label), text: termSet(row.unit.text) }));
   const keyed = rows.filter((r): r is typeof r & { product: ProductEntry } => r.product !== null);
   if (keyed.length < 2 || keyed.length < rows.length / 2) return [];
   // Words every row says ("claim", "within") do not tell the rows apart.

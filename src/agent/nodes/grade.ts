@@ -35,14 +35,10 @@ export function gradeNode(deps: AgentDeps) {
     let grade: GradeState;
 
     const taxonomy = await deps.retriever.taxonomy(state.turn!.tenantId, config.signal);
-    const pendingClarify = state.pendingClarify;
+    const pending = state.pendingClarify;
     // A reply that picks no option and gives retrieval nothing new ("the insurance") leaves the
     // question as ambiguous as it was: it is asked again, within the clarify budget.
-    const repeats =
-      state.gate?.kind === "clarify_reply" &&
-      pendingClarify !== null &&
-      pendingClarify.options.length > 0 &&
-      !addsToQuestion(asked(state.turn!.text), pendingClarify.query, taxonomy);
+    const repeats = state.gate?.kind === "clarify_reply" && pending !== null && pending.options.length > 0 && !addsToQuestion(asked(state.turn!.text), pending.query, taxonomy);
     const verdict: ReaderVerdict = repeats
       ? { kind: "insufficient", reason: "the reply to the clarifying question adds nothing", coverage: 0 }
       : hits.length === 0
@@ -117,7 +113,6 @@ export function gradeNode(deps: AgentDeps) {
 
     // A reply to a clarifying question that picked none of its options and that the documents do
     // not answer: the question is asked again, and that counts toward the clarify budget.
-    const pending = state.pendingClarify;
     if (
       grade.verdict === "insufficient" &&
       (repeats || state.retrievalRounds >= budgets.retrievalRounds) &&

@@ -137,7 +137,6 @@ function refined(decision: Decision, listed: Gate, reading: GateReading): Decisi
   return fromClass(reading.label, { kind: "classifier", label: reading.label, probability: reading.probability, by: "alone" }, why);
 }
 
-/** Chitchat and out-of-scope replies to a clarifying question answer none of its options: back to the pending question. */
 /** The longest reply to a clarifying question read as a shrug rather than a vent. */
 const SHRUG_WORDS = 2;
 /**
@@ -147,6 +146,7 @@ const SHRUG_WORDS = 2;
  */
 const CLARIFYING_FRUSTRATION = 0.9;
 
+/** Chitchat and out-of-scope replies to a clarifying question answer none of its options: back to the pending question. */
 function answersNothing(decision: Decision): boolean {
   return decision.escalation === undefined && (decision.intent === "chitchat" || decision.intent === "out_of_scope");
 }
