@@ -97,17 +97,21 @@ const health = chunk("health-supplementary-en#5", "The monthly premium is 2,500,
   domain: "health",
 });
 
+/** Two products answer "How much does it cost?" about equally; any other query finds the travel page at `later`. */
+const ambiguousFirst = (later: number) =>
+  fakeRetriever((request) =>
+    request.query === "How much does it cost?"
+      ? [
+          { chunk: travel, score: 0.6 },
+          { chunk: health, score: 0.58 },
+        ]
+      : [{ chunk: travel, score: later }],
+  );
+
 describe("replies to a clarifying question that pick none of its options", () => {
   it("count toward the clarify budget: the question again, then budget_exhausted", async () => {
     // The first question is ambiguous; the replies add nothing retrieval can use.
-    const retriever = fakeRetriever((request) =>
-      request.query === "How much does it cost?"
-        ? [
-            { chunk: travel, score: 0.6 },
-            { chunk: health, score: 0.58 },
-          ]
-        : [{ chunk: travel, score: 0.1 }],
-    );
+    const retriever = ambiguousFirst(0.1);
     const models = scriptedModels({ triage: () => ({ intent: "knowledge", confidence: 0.9 }), contextualize: (input) => ({ query: input.text }) });
     const h = harness({ models, retriever });
     const first = completed(await h.service.runTurn(turn("How much does it cost?")));
@@ -124,14 +128,7 @@ describe("replies to a clarifying question that pick none of its options", () =>
   });
 
   it("a reply the classifier is sure is a question, but that adds only a word every page uses, is asked again too", async () => {
-    const retriever = fakeRetriever((request) =>
-      request.query === "How much does it cost?"
-        ? [
-            { chunk: travel, score: 0.6 },
-            { chunk: health, score: 0.58 },
-          ]
-        : [{ chunk: travel, score: 0.8 }],
-    );
+    const retriever = ambiguousFirst(0.8);
     // Read alone, "the insurance" is a confident knowledge question; and the pending question
     // with it would be answered from the one page retrieval returns.
     const gates = gatesOf({ "the insurance": { ...reading("knowledge", 0.95), confident: true }, "the travel one": { ...reading("knowledge", 0.95), confident: true } });
@@ -150,14 +147,7 @@ describe("replies to a clarifying question that pick none of its options", () =>
   });
 
   it("a one- or two-word shrug the classifier reads as frustration is a reply that picks nothing; a longer vent is frustration", async () => {
-    const retriever = fakeRetriever((request) =>
-      request.query === "How much does it cost?"
-        ? [
-            { chunk: travel, score: 0.6 },
-            { chunk: health, score: 0.58 },
-          ]
-        : [{ chunk: travel, score: 0.1 }],
-    );
+    const retriever = ambiguousFirst(0.1);
     const angry = { ...reading("frustration", 0.91), confident: true };
     const gates = gatesOf({ whatever: angry, "no idea": angry, "this is useless, you never answer anything": angry });
     const models = scriptedModels({ triage: () => ({ intent: "knowledge", confidence: 0.9 }), contextualize: (input) => ({ query: input.text }) });

@@ -69,6 +69,48 @@ const taxonomy = buildTaxonomy([
 ]);
 const reading = (query: string, units: readonly ReadingUnit[] = [...prices, homePrice]) => read({ query, language: "en", units, taxonomy });
 
+/** A paragraph unit of an English page, its document id the chunk id's prefix. */
+function paragraph(at: { chunkId: string; product: string; domain: string; title: string; section: string }, text: string): ReadingUnit {
+  return {
+    ...base,
+    domain: at.domain,
+    chunkId: at.chunkId,
+    documentId: at.chunkId.split("#")[0]!,
+    title: at.title,
+    product: at.product,
+    sectionPath: [at.section],
+    text,
+    shape: { kind: "paragraph" },
+  };
+}
+
+/** A document of the tenant's taxonomy, in English. */
+const doc = (id: string, product: string, domain: string, title: string, text: string) => ({ id, product, domain, title, lang: "en" as const, text });
+
+/** A term-life rate grid whose columns split on smoking: age bands by "Term 20 non-smoker | Term 20 smoker". */
+function beaconRates(): { rows: ReadingUnit[]; beacon: ReturnType<typeof buildTaxonomy> } {
+  const grid: TableOf = {
+    documentId: "beacon",
+    title: "Beacon Term Life – Rates",
+    product: "beacon",
+    domain: "life",
+    section: "Monthly premium",
+    caption: null,
+    labelHeader: "Age",
+  };
+  const rows = [
+    tableRow(grid, "a", "30–39", [
+      ["Term 20 non-smoker", "$7.30"],
+      ["Term 20 smoker", "$16.80"],
+    ]),
+    tableRow(grid, "b", "40–49", [
+      ["Term 20 non-smoker", "$12.10"],
+      ["Term 20 smoker", "$29.40"],
+    ]),
+  ];
+  return { rows, beacon: buildTaxonomy([{ id: "beacon", title: grid.title, product: "beacon", domain: "life", lang: "en", text: rows.map((r) => r.text).join("\n") }]) };
+}
+
 describe("the reader", () => {
   it("answers from the cell whose row holds the stated quantity and whose column the question names", () => {
     expect(reading("how much is voyager plus for a 10 day trip?")).toMatchObject({
@@ -865,18 +907,10 @@ describe("the reader", () => {
         ["Other time limits", "Police report for every claim"],
       ]),
     ];
-    const vitaOwn: ReadingUnit = {
-      ...base,
-      domain: "health",
-      chunkId: "vita#n",
-      documentId: "vita",
-      title: "Vita Family Medical – Benefits",
-      product: "vita",
-      sectionPath: ["Notes"],
-      text: "Reimbursement claims must reach us within 90 days of the treatment date.",
-      shape: { kind: "paragraph" },
-    };
-    const doc = (id: string, product: string, domain: string, title: string, text: string) => ({ id, product, domain, title, lang: "en" as const, text });
+    const vitaOwn = paragraph(
+      { chunkId: "vita#n", product: "vita", domain: "health", title: "Vita Family Medical – Benefits", section: "Notes" },
+      "Reimbursement claims must reach us within 90 days of the treatment date.",
+    );
     const five = buildTaxonomy([
       doc("vita", "vita", "health", "Vita Family Medical – Benefits", vitaOwn.text),
       doc("rova", "rova", "visitors", "Rova Visitor Medical", "Rova covers visitors."),
@@ -927,18 +961,10 @@ describe("the reader", () => {
         ["Beacon term life", "$45"],
       ]),
     ];
-    const lifeOwn: ReadingUnit = {
-      ...base,
-      domain: "life",
-      chunkId: "beacon#c",
-      documentId: "beacon",
-      title: "Beacon Term Life",
-      product: "beacon",
-      sectionPath: ["Important conditions"],
-      text: "Grace period: 31 days after a missed payment; coverage continues during the grace period.",
-      shape: { kind: "paragraph" },
-    };
-    const doc = (id: string, product: string, domain: string, title: string, text: string) => ({ id, product, domain, title, lang: "en" as const, text });
+    const lifeOwn = paragraph(
+      { chunkId: "beacon#c", product: "beacon", domain: "life", title: "Beacon Term Life", section: "Important conditions" },
+      "Grace period: 31 days after a missed payment; coverage continues during the grace period.",
+    );
     const tenant = buildTaxonomy([
       doc("beacon", "beacon", "life", "Beacon Term Life", lifeOwn.text),
       doc("beacon-rates", "beacon", "life", "Rates", "Monthly rates per age."),
@@ -1060,26 +1086,7 @@ describe("the reader", () => {
   });
 
   it("reads the sibling label the customer said every word of, when it holds all of the picked one's words and more (non-smoker)", () => {
-    const grid: TableOf = {
-      documentId: "beacon",
-      title: "Beacon Term Life – Rates",
-      product: "beacon",
-      domain: "life",
-      section: "Monthly premium",
-      caption: null,
-      labelHeader: "Age",
-    };
-    const rows = [
-      tableRow(grid, "a", "30–39", [
-        ["Term 20 non-smoker", "$7.30"],
-        ["Term 20 smoker", "$16.80"],
-      ]),
-      tableRow(grid, "b", "40–49", [
-        ["Term 20 non-smoker", "$12.10"],
-        ["Term 20 smoker", "$29.40"],
-      ]),
-    ];
-    const beacon = buildTaxonomy([{ id: "beacon", title: grid.title, product: "beacon", domain: "life", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const { rows, beacon } = beaconRates();
     const ask = (context: string) => read({ query: "How much would Beacon Term 20 cost per month?", language: "en", units: rows, taxonomy: beacon, context });
     expect(ask("I'm 35, non-smoker. How much would Beacon Term 20 cost per month?")).toMatchObject({
       kind: "answer",
@@ -1090,26 +1097,7 @@ describe("the reader", () => {
   });
 
   it("reads a denial as the negated label of a table that splits on one (\"I don't smoke\" is the non-smoker column), in the query or the customer's words", () => {
-    const grid: TableOf = {
-      documentId: "beacon",
-      title: "Beacon Term Life – Rates",
-      product: "beacon",
-      domain: "life",
-      section: "Monthly premium",
-      caption: null,
-      labelHeader: "Age",
-    };
-    const rows = [
-      tableRow(grid, "a", "30–39", [
-        ["Term 20 non-smoker", "$7.30"],
-        ["Term 20 smoker", "$16.80"],
-      ]),
-      tableRow(grid, "b", "40–49", [
-        ["Term 20 non-smoker", "$12.10"],
-        ["Term 20 smoker", "$29.40"],
-      ]),
-    ];
-    const beacon = buildTaxonomy([{ id: "beacon", title: grid.title, product: "beacon", domain: "life", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const { rows, beacon } = beaconRates();
     const ask = (query: string, context?: string) => read({ query, language: "en", units: rows, taxonomy: beacon, ...(context === undefined ? {} : { context }) });
     const says = (value: string) => ({ kind: "answer", claims: [{ text: expect.stringContaining(value) }] });
     expect(ask("How much is Beacon Term 20 a month for a 35 year old smoker?")).toMatchObject(says("Term 20 smoker: $16.80"));
