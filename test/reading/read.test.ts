@@ -846,7 +846,6 @@ describe("the reader", () => {
       tableRow(deadlines, "n", "Nest home", [["Send the claim form", "Within 60 days of the loss"]]),
       tableRow(deadlines, "b", "Beacon life", [["Send the claim form", "Within 1 year of the death"]]),
     ];
-    const doc = (id: string, product: string, domain: string, title: string, text: string) => ({ id, product, domain, title, lang: "en" as const, text });
     const six = buildTaxonomy([
       doc("paws", "paws", "pets", "Paws Pet Cover", "Paws pays vet bills for your pet. Every vet visit counts."),
       doc("road", "road", "cars", "Road Car Cover", "Road pays repair bills for your car."),
