@@ -83,9 +83,11 @@ export function productsOfTable(table: Table, terms: readonly string[], taxonomy
   const rows = table.rows.map((row) => ({ row, product: rowProduct(taxonomy, row.label), text: termSet(row.unit.text) }));
   const keyed = rows.filter((r): r is typeof r & { product: ProductEntry } => r.product !== null);
   if (keyed.length < 2 || keyed.length < rows.length / 2) return [];
-  // Words every row says ("claim", "within") do not tell the rows apart.
+  // Words every row says ("claim", "within") do not tell the rows apart; a word only one line of
+  // business's pages use ("vet"), not a product's name, says its product's row (Taxonomy.domainTerms).
   const distinctive = terms.filter((t) => keyed.some((r) => !r.text.has(t)));
-  const said = keyed.map((r) => distinctive.filter((t) => r.text.has(t)).length);
+  const names = new Set(taxonomy.products.flatMap((p) => p.nameTerms));
+  const said = keyed.map((r) => distinctive.filter((t) => r.text.has(t) || (!names.has(t) && taxonomy.domainTerms.get(t) === r.product.domain)).length);
   const most = Math.max(...said);
   // A question none of whose words a row says is not read off this table.
   if (most === 0) return [];

@@ -860,6 +860,11 @@ describe("the reader", () => {
       kind: "answer",
       claims: [{ text: expect.stringContaining("Within 180 days"), chunkIds: ["claims#p"] }],
     });
+    // "treatment" is in two products' rows; "vet" tells them apart, so no product is asked for.
+    expect(read({ query: "how long do i have to send the vet bills after my dog's treatment?", language: "en", units: rows, taxonomy: six, lexicon })).toMatchObject({
+      kind: "answer",
+      claims: [{ chunkIds: ["claims#p"] }],
+    });
     // A product's own page gets no such credit: its words are there or not.
     const own: ReadingUnit = {
       ...base,
