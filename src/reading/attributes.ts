@@ -121,7 +121,9 @@ const NONE: Partial<Record<Attribute, RegExp>> = {
   deductible:
     /(?<![\p{L}])(?:no|without(?:\s+an?|\s+any)?)\s+(?:excess|deductible|franchise)|(?:excess|deductible)\s*[:–-]?\s*(?:nil|none|waived)|بدون\s+فرانشیز|فرانشیز\s+(?:ندارد|ندارند|صفر)/iu,
 };
-const TIME = /\b\d{1,2}[:.]\d{2}\b|\d{1,2}\s*(?:am|pm)\b/iu;
+// A clock time ("9:30", "5 pm"), or a range of hours of the day ("10 to 17", «۱۰ تا ۱۷»).
+const TIME =
+  /\b\d{1,2}[:.]\d{2}\b|\d{1,2}\s*(?:am|pm)\b|(?<![\d.,])(?:[01]?\d|2[0-4])\s*(?:-|–|to|till|until|تا)\s*(?:[01]?\d|2[0-4])(?![\d.,:]|\s*(?:%|days?|years?|months?|روز|سال|ماه))/iu;
 const CONTACT = /(?:\+?\d[\d\s-]{6,}\d)|@|www\.|https?:\/\//u;
 
 // A figure that changes an amount rather than states it: "adds 10 percentage points to the

@@ -40,9 +40,13 @@ const QUANTITY_FRAME = new Set(
     ساله سالمه سالشه سالش سال سن سنم ماه ماهه ماهشه هفته روز روزه شب هزار میلیون ارزش قیمت`),
 );
 
-/** "how long does it take", «چند وقت», «طول میکشه»: the asking of a duration (the question's attribute), not words to find. */
+/**
+ * "how long does it take", «چند وقت», «طول میکشه»: the asking of a duration (the question's
+ * attribute), not words to find; so is "which days" of opening hours («چه روزهایی»), which a
+ * passage answers with weekdays.
+ */
 const TAKES =
-  /(?<![\p{L}])(?:does|do|did|will|would|should|could|can)\s+(?:it|this|that|they|you)\s+take(?![\p{L}])|(?<![\p{L}])it\s+takes(?![\p{L}])|(?<![\p{L}])how\s+long(?![\p{L}])|(?<![\p{L}])چند\s+وقت(?![\p{L}])|(?<![\p{L}])(?:چقدر\s+)?طول\s+(?:می\s?کشه|می\s?کشد|بکشه)(?![\p{L}])/giu;
+  /(?<![\p{L}])(?:what|which)\s+days(?![\p{L}])|(?<![\p{L}])چه\s+روز(?:هایی|های|ی)?(?![\p{L}])|(?<![\p{L}])(?:does|do|did|will|would|should|could|can)\s+(?:it|this|that|they|you)\s+take(?![\p{L}])|(?<![\p{L}])it\s+takes(?![\p{L}])|(?<![\p{L}])how\s+long(?![\p{L}])|(?<![\p{L}])چند\s+وقت(?![\p{L}])|(?<![\p{L}])(?:چقدر\s+)?طول\s+(?:می\s?کشه|می\s?کشد|بکشه)(?![\p{L}])/giu;
 
 /** "per year", "a month", «در سال»: the period a price is asked for, not the frame of a stated quantity. */
 const PER_PERIOD = /(?<![\p{L}])(?:per|a|an|each|every|در|هر)\s+(years?|months?|weeks?|days?|nights?|سال|ماه|هفته|روز|شب)(?![\p{L}])/giu;

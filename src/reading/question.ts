@@ -87,7 +87,13 @@ const CUES: ReadonlyArray<[Attribute, RegExp]> = [
   ["refund", new RegExp(W("refunds?|refundable|money back|reimburs\\w*|استرداد|برگشت پول|بازپرداخت"), "u")],
   ["documents", new RegExp(W("documents?|paperwork|papers|what do i need to (?:send|submit|provide)|مدارک|مدرک|چه مدارکی"), "u")],
   // «ساعت» alone is as often a watch or a count of hours («۴۸ ساعت») as opening hours: only its asking phrases count.
-  ["hours", new RegExp(W("opening hours|hours|open|opens|close|closes|what time|until when|ساعات|ساعت کاری|ساعت چند|باز|تعطیل|چه ساعتی|تا ساعت چند"), "u")],
+  [
+    "hours",
+    new RegExp(
+      W("opening hours|hours|open|opens|close|closes|what time|until when|(?:what|which) days|ساعات|ساعت کاری|ساعت چند|باز|تعطیل|چه ساعتی|تا ساعت چند|چه روزهایی|چه روزی"),
+      "u",
+    ),
+  ],
   // "phone" alone is as often the insured device as a way to call: only its contact phrases count.
   [
     "contact",

@@ -33,6 +33,17 @@ describe("the words that name an attribute", () => {
     expect(formFits("Premium: AED 95 for 8–15 days", ["price"], { change: false, asked: ["price"] })).toBe(true);
   });
 
+  it('read a range of hours of the day as opening hours, and "which days" as asking them', () => {
+    expect(formFits("سه‌شنبه تا شنبه ١٠ تا ١٧", ["hours"])).toBe(true);
+    expect(formFits("Mon–Fri 9 to 17", ["hours"])).toBe(true);
+    expect(formFits("9:30–17:00", ["hours"])).toBe(true);
+    // Days, ages and counts are no hours.
+    expect(formFits("within 7 to 10 days", ["hours"])).toBe(false);
+    expect(formFits("ages 18 to 24 years", ["hours"])).toBe(false);
+    expect(analyzeQuestion("شعبه ریچموند هیل چه روزهایی بازه؟").asked).toContain("hours");
+    expect(analyzeQuestion("which days is the branch open?").asked[0]).toBe("hours");
+  });
+
   it("tell a question about a change from one about the amount, and a grace period from a price", () => {
     expect(analyzeQuestion("Do smokers pay more?").change).toBe(true);
     expect(analyzeQuestion("راننده زیر ۲۵ سال چقدر بیشتر فرانشیز میده؟").change).toBe(true);

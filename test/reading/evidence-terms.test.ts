@@ -16,6 +16,9 @@ describe("a question's content terms", () => {
     expect(questionTerms("can I take my car to Oman?")).toEqual(analyze("take car oman"));
     expect(questionTerms("صورتحساب را تا چند وقت بعد از درمان بفرستم؟")).not.toContain(analyze("وقت")[0]);
     expect(questionTerms("بررسی خسارت چقدر طول میکشه؟")).toEqual(analyze("بررسی خسارت"));
+    // "which days" asks opening hours; a passage answers it with weekdays, not the word "days".
+    expect(questionTerms("which days is the Deira branch open?")).toEqual(analyze("deira branch open"));
+    expect(questionTerms("شعبه چه روزهایی بازه؟")).not.toContain(analyze("روز")[0]);
     // "can I", "after" and "before" in spoken Persian are how the question is put, not what it is about.
     expect(questionTerms("صورتحساب دامپزشکی تا چند وقت بعد از درمان میتونم بفرستم؟")).toEqual(analyze("صورتحساب دامپزشکی درمان بفرستم"));
     expect(questionTerms("قبلش باید چیکار کنم؟")).toEqual(analyze("چیکار"));
