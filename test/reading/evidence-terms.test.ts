@@ -58,11 +58,13 @@ describe("a reply to a clarifying question", () => {
   const taxonomy = buildTaxonomy([
     doc("trip", "Trip Insurance", "Trip insurance covers a trip abroad."),
     doc("home", "Home Insurance", "Home insurance covers your house and contents."),
-    doc("pet", "Pet Insurance", "Pet insurance pays vet bills for a dog or cat."),
+    doc("pet", "Pet Insurance", "Pet insurance pays vet bills for a dog or cat, whatever the cause."),
   ]);
   it("adds something when it says a figure or a word few of the documents use, nothing with words every page says or none does", () => {
     expect(addsToQuestion("the insurance", "How much does it cost?", taxonomy)).toBe(false);
+    // "whatever" is how a reply is put, though a page says "whatever the cause".
     expect(addsToQuestion("whatever, idk", "How much does it cost?", taxonomy)).toBe(false);
+    expect(addsToQuestion("هرچی", "حق بیمه چقدره؟", taxonomy)).toBe(false);
     expect(addsToQuestion("for my dog", "How much does it cost?", taxonomy)).toBe(true);
     expect(addsToQuestion("she's 34", "How much does it cost?", taxonomy)).toBe(true);
     // A word the question already had adds nothing.
