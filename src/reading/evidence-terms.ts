@@ -49,11 +49,11 @@ const TAKES =
   /(?<![\p{L}])(?:what|which)\s+days(?![\p{L}])|(?<![\p{L}])چه\s+روز(?:هایی|های|ی)?(?![\p{L}])|(?<![\p{L}])(?:does|do|did|will|would|should|could|can)\s+(?:it|this|that|they|you)\s+take(?![\p{L}])|(?<![\p{L}])it\s+takes(?![\p{L}])|(?<![\p{L}])how\s+long(?![\p{L}])|(?<![\p{L}])چند\s+وقت(?![\p{L}])|(?<![\p{L}])(?:چقدر\s+)?طول\s+(?:می\s?کشه|می\s?کشد|بکشه)(?![\p{L}])/giu;
 
 /** "per year", "a month", «در سال»: the period a price is asked for, not the frame of a stated quantity. */
-const PER_PERIOD = /(?<![\p{L}])(?:per|a|an|each|every|در|هر)\s+(years?|months?|weeks?|days?|nights?|سال|ماه|هفته|روز|شب)(?![\p{L}])/giu;
+const ASKED_PERIOD = /(?<![\p{L}])(?:per|a|an|each|every|در|هر)\s+(years?|months?|weeks?|days?|nights?|سال|ماه|هفته|روز|شب)(?![\p{L}])/giu;
 
 /** A question's content terms: analysed, without words of asking and without bare numbers (quantities are matched apart). */
 export function questionTerms(text: string, hasQuantities = false): string[] {
-  const periods = new Set([...text.matchAll(PER_PERIOD)].flatMap((m) => analyze(m[1]!)));
+  const periods = new Set([...text.matchAll(ASKED_PERIOD)].flatMap((m) => analyze(m[1]!)));
   const frame = (t: string) => hasQuantities && QUANTITY_FRAME.has(t) && !periods.has(t);
   return [...new Set(analyze(text.replace(TAKES, " ")).filter((t) => !ASKING.has(t) && !/^\d/u.test(t) && !frame(t)))];
 }
