@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { withStatedProduct } from "../../src/agent/nodes/contextualize.js";
+import { pickedDocuments, withStatedProduct } from "../../src/agent/nodes/contextualize.js";
+import { EMPTY_TAXONOMY, type ProductEntry, type Taxonomy } from "../../src/domain/taxonomy.js";
+import type { ClarifyOption } from "../../src/domain/turn.js";
 import { analyze } from "../../src/text/analysis/index.js";
 
 describe("a first turn's query", () => {
@@ -13,5 +15,21 @@ describe("a first turn's query", () => {
   it("is the question alone when it names a product, or when no statement does", () => {
     expect(withStatedProduct("Does HarbourNest cover floods?", "I rent in Toronto. Does HarbourNest cover floods?", products)).toBe("Does HarbourNest cover floods?");
     expect(withStatedProduct("Will I need an exam?", "I'm 40. Will I need an exam?", products)).toBe("Will I need an exam?");
+  });
+});
+
+describe("the documents a clarify pick is answered from", () => {
+  const option = (product: string, documentId: string): ClarifyOption => ({ label: product, documentId, product, domain: "motor", title: product });
+  const entry = (product: string, documentIds: string[]): ProductEntry => ({ product, domain: "motor", titles: {}, documentIds, languages: ["en"], nameTerms: [], general: false });
+  const taxonomy: Taxonomy = { ...EMPTY_TAXONOMY, products: [entry("wheel", ["wheel-prices", "wheel-benefits"]), entry("lane", ["lane"])] };
+
+  it("are every document of a product picked among products, the offered one first", () => {
+    const options = [option("wheel", "wheel-prices"), option("lane", "lane")];
+    expect(pickedDocuments(options, options[0]!, taxonomy)).toEqual(["wheel-prices", "wheel-benefits"]);
+  });
+
+  it("are the table's document for a row or column picked from one table", () => {
+    const options = [option("wheel", "wheel-prices"), { ...option("wheel", "wheel-prices"), label: "Gold" }];
+    expect(pickedDocuments(options, options[1]!, taxonomy)).toEqual(["wheel-prices"]);
   });
 });

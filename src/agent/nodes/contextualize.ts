@@ -5,6 +5,8 @@ import { askedText } from "../asked.js";
 import { callModel } from "../model-call.js";
 import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue, RetrievalFilter } from "../state.js";
+import type { ClarifyOption } from "../../domain/turn.js";
+import type { Taxonomy } from "../../domain/taxonomy.js";
 
 /**
  * Rewrites the turn into a standalone retrieval query. The user's text is never modified.
@@ -25,7 +27,7 @@ export function contextualizeNode(deps: AgentDeps) {
       const more = analyze(text).some((t) => !label.has(t) && !/^\d+$/u.test(t)) ? text : "";
       return {
         rewrittenQuery: `${state.pendingClarify.query} ${option.label} ${more}`.trim(),
-        retrievalFilter: { ...filter, documentIds: [option.documentId] },
+        retrievalFilter: { ...filter, documentIds: pickedDocuments(state.pendingClarify.options, option, await deps.retriever.taxonomy(turn.tenantId, config.signal)) },
       };
     }
     const question = questionOf(text);
@@ -53,6 +55,18 @@ export function contextualizeNode(deps: AgentDeps) {
     if (call.kind !== "ok") return { ...call.accounting, escalation: call.escalation };
     return { ...call.accounting, rewrittenQuery: call.output.query, retrievalFilter: filter };
   };
+}
+
+/**
+ * Where a pick is answered from. A table's row or column: the table's document. A product, among
+ * products: every document of that product (the option names the product by its shortest title,
+ * which may be another of its documents than the one retrieval offered), and the offered one.
+ */
+export function pickedDocuments(options: readonly ClarifyOption[], option: ClarifyOption, taxonomy: Taxonomy): string[] {
+  const products = new Set(options.map((o) => o.product));
+  if (products.size < 2 || option.product === "") return [option.documentId];
+  const entry = taxonomy.products.find((p) => p.product === option.product);
+  return [...new Set([option.documentId, ...(entry?.documentIds ?? [])])];
 }
 
 /** The question, followed by the product names the message's other sentences used when the question names none. */
