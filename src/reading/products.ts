@@ -39,6 +39,26 @@ export function sharedClassOnly(taxonomy: Taxonomy, terms: readonly string[]): b
   return productsNamed(taxonomy, terms).filter((p) => !p.general).length === 0;
 }
 
+/**
+ * True when the best answer is a cell whose column or row the question picked by a label ("the
+ * Plus plan") that no retrieved table of another product has: the label says which product, the
+ * class word ("medical insurance") no longer leaves it open.
+ */
+export function labelPicksProduct(best: Candidate, candidates: readonly Candidate[], terms: readonly string[]): boolean {
+  if (best.kind !== "table" || best.reading.kind !== "cell") return false;
+  const reading = best.reading;
+  const asked = new Set(terms);
+  const picked = [...(reading.columnMatched ? termSet(reading.column.header) : []), ...(reading.rowMatched ? termSet(reading.row.label) : [])].filter((t) => asked.has(t));
+  if (picked.length === 0) return false;
+  const product = productOf(best);
+  return !candidates.some(
+    (c) =>
+      c.kind === "table" &&
+      productOf(c) !== product &&
+      [...c.table.columns.map((col) => col.header), ...c.table.rows.map((r) => r.label)].some((label) => picked.some((t) => termSet(label).has(t))),
+  );
+}
+
 /** Options for the named products: each by its retrieved unit when there is one, else by its own title. */
 export function namedOptions(named: readonly ProductEntry[], candidates: readonly Candidate[], language: Language, taxonomy: Taxonomy): ReaderOption[] {
   const retrieved = new Set(candidates.map(productOf));

@@ -55,6 +55,12 @@ export interface QuestionAnalysis {
   carried?: ReadonlySet<string>;
   /** The question asks by how much something rises or differs ("how much more…?", "extra for a young driver?"). */
   change?: boolean;
+  /**
+   * Terms of a statement the customer added to an earlier question ("it's for my aunt, she's
+   * visiting"): they are not asked about, so a unit lacking them loses nothing, but one that
+   * speaks of them fits the case better (they count where covered).
+   */
+  stated?: ReadonlySet<string>;
   /** Terms the customer says are not so ("I don't smoke", «سابقه خسارت ندارم»): src/reading/negation.ts. */
   denied?: ReadonlySet<string>;
 }

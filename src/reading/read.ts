@@ -3,10 +3,11 @@ import { analyze } from "../text/analysis/index.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
+import { asksSomething } from "../text/sentences.js";
 import { attributesNamed, speaksOf } from "./attributes.js";
 import { type Candidate, listCandidates, productOf, productOptions, rank, unitOf } from "./candidates.js";
 import { correctTerm, focusPhrases, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
-import { namedBy, namedOptions, PRODUCT_ATTRIBUTES, productColumns, productTableClarify, sharedClassOnly, unsoldKinds } from "./products.js";
+import { labelPicksProduct, namedBy, namedOptions, PRODUCT_ATTRIBUTES, productColumns, productTableClarify, sharedClassOnly, unsoldKinds } from "./products.js";
 import { judgeable, parseQuantities, type Quantity } from "../text/quantities.js";
 import { analyzeQuestion, asksChange, type QuestionAnalysis } from "./question.js";
 import { deniedTerms } from "./negation.js";
@@ -78,6 +79,22 @@ function followUpFocus(terms: readonly string[], said: ReadonlySet<string> | nul
   return focus.size === 0 || focus.size === terms.length ? null : focus;
 }
 
+/**
+ * The query's terms a statement of this turn told ("it's for my aunt who's visiting, we'd buy it
+ * after she lands"), when the query carries the conversation's earlier question: a message
+ * that asks nothing and says more than a follow-up's word or two. Null otherwise: a short "and for
+ * my wife" is the follow-up's focus (followUpFocus), a question asks its own words.
+ */
+function statedTerms(terms: readonly string[], context: string | undefined, taxonomy: Taxonomy): ReadonlySet<string> | null {
+  if (context === undefined || asksSomething(context)) return null;
+  const said = new Set(analyze(context).flatMap((t) => [t, tenantForm(taxonomy, t)]));
+  const told = terms.filter((t) => said.has(t));
+  return told.length > STATEMENT_TERMS && told.length < terms.length ? new Set(told) : null;
+}
+
+/** More content terms than a follow-up's ("and for my wife?") make a message a statement of its case. */
+const STATEMENT_TERMS = 2;
+
 /** The query's quantities, then the context's that say something the query does not (by kind and value). */
 function withContextQuantities(own: readonly Quantity[], context: readonly Quantity[]): Quantity[] {
   const key = (q: Quantity) => JSON.stringify(q);
@@ -142,7 +159,8 @@ export function read(input: ReaderInput): ReaderVerdict {
   if (terms.length === 0 && question.quantities.length === 0) return { kind: "insufficient", reason: "the question has no content terms", coverage: 0 };
   // The customer's own words this turn, in the tenant's spelling.
   const said = input.context === undefined ? null : new Set(analyze(input.context).map((t) => tenantForm(taxonomy, t)));
-  const turnFocus = followUpFocus(terms, said, input.lexicon);
+  const stated = input.earlier === undefined ? null : statedTerms(terms, input.context, taxonomy);
+  const turnFocus = stated === null ? followUpFocus(terms, said, input.lexicon) : null;
   const aliases = crossScriptAliases(taxonomy, input.query);
   const carried = input.lexicon === undefined ? undefined : carriedTerms(input.query, input.lexicon, taxonomy);
   const corrected: QuestionAnalysis = {
@@ -153,6 +171,7 @@ export function read(input: ReaderInput): ReaderVerdict {
     ...(carried === undefined ? {} : { carried }),
     ...(input.lexicon === undefined ? {} : { lexicon: input.lexicon }),
     ...(turnFocus === null ? {} : { turnFocus }),
+    ...(stated === null ? {} : { stated }),
   };
   // What the question is about, named by a word the tenant's documents never use: they cannot answer.
   const unknownFocus = focusTerms(
@@ -160,7 +179,7 @@ export function read(input: ReaderInput): ReaderVerdict {
     corrected.asked.some((a) => AMOUNT_ATTRIBUTES.includes(a)),
   )
     .map((t) => tenantForm(taxonomy, t))
-    .filter((t) => !taxonomy.vocabulary.has(t) && !conceptDocumented(t, taxonomy, input.lexicon));
+    .filter((t) => !taxonomy.vocabulary.has(t) && !conceptDocumented(t, taxonomy, input.lexicon) && stated?.has(t) !== true);
   // «بیمه ساعت هوشمند»: two words the lexicon knows as one thing (a smartwatch, not «ساعت», an
   // hour) are what the question is about; the documents must name that thing.
   const lexicon = input.lexicon;
@@ -279,13 +298,21 @@ export function read(input: ReaderInput): ReaderVerdict {
     };
   }
 
+  // The customer told their case ("it's for my in-laws, visiting"): a passage that speaks of none
+  // of it answers someone else's case, however well it answers the earlier question.
+  if (stated !== null && (best.score.told ?? 0) === 0) {
+    return { kind: "insufficient", reason: `the best evidence says nothing of what the customer told (${[...stated].slice(0, 4).join(", ")})`, coverage: best.score.coverage };
+  }
+
   // Several products answer about equally well and the question names none of them alone: ask which.
   // A question of nothing but its attribute ("how much does it cost?") is answered by every
   // product that states one: each is a contender, however close to the best.
   if (namedSet.size !== 1) {
     const broad = terms.every((t) => attributesNamed(t, corrected.asked).length > 0 || (taxonomy.documentFrequency.get(t) ?? 0) > taxonomy.documents / 2);
     const floor = broad ? READER_RULES.sufficient : Math.max(READER_RULES.sufficient, best.score.coverage - READER_RULES.ambiguityMargin);
-    const contenders = candidates.filter((c) => c.score.coverage >= floor);
+    // What the customer told of their case ("I'm renting") leaves out the products not speaking of it.
+    const toldOnly = (best.score.told ?? 0) > 0;
+    const contenders = candidates.filter((c) => c.score.coverage >= floor && (!toldOnly || (c.score.told ?? 0) > 0));
     const products = [...new Set(contenders.map(productOf))].filter((p) => !general.has(p));
     if (!general.has(productOf(best)) && products.length >= 2) {
       return { kind: "clarify_products", options: productOptions(products, contenders, input.language, taxonomy), coverage: best.score.coverage };
@@ -303,7 +330,13 @@ export function read(input: ReaderInput): ReaderVerdict {
 
   // A word several products share names a class, not a product ("car insurance" of a comprehensive
   // and a third-party product): what it costs or covers depends on which one.
-  if (namedSet.size >= 2 && namedSet.has(productOf(best)) && sharedClassOnly(taxonomy, terms) && corrected.asked.some((a) => PRODUCT_ATTRIBUTES.has(a))) {
+  if (
+    namedSet.size >= 2 &&
+    namedSet.has(productOf(best)) &&
+    sharedClassOnly(taxonomy, terms) &&
+    corrected.asked.some((a) => PRODUCT_ATTRIBUTES.has(a)) &&
+    !labelPicksProduct(best, candidates, terms)
+  ) {
     return { kind: "clarify_products", options: namedOptions(named, candidates, input.language, taxonomy), coverage: best.score.coverage };
   }
 

@@ -87,6 +87,8 @@ export interface Scored {
   coverage: number;
   /** Terms of the question the candidate does not cover. */
   missing: string[];
+  /** How many of the terms a statement told (QuestionAnalysis.stated) the candidate speaks of. */
+  told?: number;
 }
 
 /** Attributes a passage can answer by what it speaks of: its own words, heading path, caption and headers. */
@@ -103,6 +105,7 @@ export const AMOUNT_ATTRIBUTES: readonly Attribute[] = ["price", "limit", "deduc
 export function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags, taxonomy: Taxonomy, quantityFit = 0): Scored {
   let total = 0;
   let got = 0;
+  let told = 0;
   const missing: string[] = [];
   const all = union(bags.own, bags.context);
   const lexicon = question.lexicon;
@@ -117,7 +120,6 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
     if (bags.lang !== undefined && PERSIAN_TERM.test(term) !== (bags.lang === "fa") && question.carried?.has(term) !== true && (question.aliases?.get(term) ?? []).length === 0) {
       w = Math.min(w, READER_RULES.untranslatedWeight);
     }
-    total += w;
     let m = 0;
     if (bags.own.has(term)) m = 1;
     else if (bags.context.has(term)) m = READER_RULES.contextWeight;
@@ -153,6 +155,12 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
     // "vet bills" asked of a claims guide's row "Pet insurance — within 180 days": a word only the
     // pet pages use is spoken of by a unit naming the pet product, as its title would.
     if (m === 0 && bags.product !== undefined && namesDomainOf(term, bags.own, bags.product, taxonomy)) m = READER_RULES.titleWeight;
+    // Told, not asked ("it's for my aunt"): counts only where the unit speaks of it.
+    if (question.stated?.has(term) === true) {
+      if (m === 0) continue;
+      told++;
+    }
+    total += w;
     if (m === 0) missing.push(term);
     got += w * m;
   }
@@ -164,7 +172,7 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
     total += quantities * w;
     got += Math.min(quantityFit, quantities) * w;
   }
-  return { coverage: total === 0 ? 0 : got / total, missing };
+  return { coverage: total === 0 ? 0 : got / total, missing, ...(told > 0 ? { told } : {}) };
 }
 
 // Per taxonomy: the general products, and each name term's product domain.

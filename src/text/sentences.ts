@@ -50,3 +50,18 @@ function withoutPleasantries(sentences: readonly string[]): string[] {
   if (kept.length === 0) return [...sentences];
   return kept.map((s, i) => (i === 0 ? s.replace(OPENING, "") : s)).filter((s) => s !== "");
 }
+
+// How a message asks, in either language: a question mark, an interrogative or an auxiliary
+// opening it, or a request to be told ("tell me", «بگید»). Without one, a message only states
+// ("it's for my aunt, she's visiting"; "we want the Plus plan" tells which, it asks nothing new).
+const EN_OPENS_QUESTION =
+  /^(?:what|what's|whats|how|which|when|where|who|whom|whose|why|is|isn't|are|aren't|am|was|were|do|does|doesn't|don't|did|can|can't|could|will|won't|would|should|shall|may|might|have|has|any|anything)\b/iu;
+const EN_ASKS = /\b(?:what|how|which|when|where|why|whether|tell me|let me know|explain|wondering|want to know|like to know|need to know|quote)\b/iu;
+const FA_ASKS = /(?<![\p{L}])(?:چقدر|چقدره|چقد|چند|چنده|چه|چی|چیه|چیست|کدام|کدوم|کجا|کجاست|چرا|آیا|ایا|چطور|چطوری|چگونه|کی|بگید|بگین|بگویید|بفرمایید|توضیح|بدونم)(?![\p{L}])/u;
+
+/** True when a message asks something (a question or a request), false when it only states. */
+export function asksSomething(text: string): boolean {
+  const trimmed = text.trim();
+  if (/[?\u061F]/u.test(trimmed)) return true;
+  return splitSentences(trimmed).some((s) => EN_OPENS_QUESTION.test(s) || EN_ASKS.test(s) || FA_ASKS.test(s));
+}

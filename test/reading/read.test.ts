@@ -241,6 +241,105 @@ describe("the reader", () => {
     expect(ask("how much is wheel car insurance?")).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["wheel#1"] }] });
   });
 
+  it('answers a class-word question when it picks a column only one product\'s table has ("car insurance on Gold")', () => {
+    const wheelTable: TableOf = {
+      documentId: "wheel",
+      title: "Wheel Comprehensive Car Insurance",
+      product: "wheel",
+      domain: "motor",
+      section: "Premium",
+      caption: "Annual premium (AED)",
+      labelHeader: "Car value",
+    };
+    const rows = [
+      tableRow(wheelTable, "r1", "Up to 50,000", [
+        ["Silver", "1,200"],
+        ["Gold", "1,600"],
+      ]),
+      tableRow(wheelTable, "r2", "Over 50,000", [
+        ["Silver", "1,900"],
+        ["Gold", "2,400"],
+      ]),
+    ];
+    const lane: ReadingUnit = {
+      ...homePrice,
+      domain: "motor",
+      chunkId: "lane#1",
+      documentId: "lane",
+      title: "Lane Third-Party Car Insurance",
+      product: "lane",
+      sectionPath: ["Price"],
+      text: "Lane car insurance costs AED 700 a year.",
+    };
+    const own = buildTaxonomy([
+      { id: "wheel", title: "Wheel Comprehensive Car Insurance", product: "wheel", domain: "motor", lang: "en", text: rows.map((r) => r.text).join("\n") },
+      { id: "lane", title: "Lane Third-Party Car Insurance", product: "lane", domain: "motor", lang: "en", text: lane.text },
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en", text: prices.map((p) => p.text).join("\n") },
+      { id: "nest", title: "Nest Home Cover", product: "nest", domain: "homes", lang: "en", text: homePrice.text },
+    ]);
+    const ask = (query: string) => read({ query, language: "en", units: [...rows, lane], taxonomy: own });
+    expect(ask("how much is car insurance on gold for a car worth 40,000?")).toMatchObject({ kind: "answer", basis: "cell", claims: [{ chunkIds: ["wheel#r1"] }] });
+    // Without the label, the class word still leaves the product open.
+    expect(ask("how much is car insurance for a car worth 40,000?")).toMatchObject({ kind: "clarify_products" });
+  });
+
+  it("reads a statement added to an earlier question as the case told, not as words asked", () => {
+    const contents: ReadingUnit = {
+      ...homePrice,
+      chunkId: "nest#w",
+      sectionPath: ["Excess"],
+      text: "Water damage to furniture and rugs in a rented home has an excess of AED 1,000.",
+    };
+    const building: ReadingUnit = {
+      ...homePrice,
+      domain: "homes",
+      chunkId: "wall#w",
+      documentId: "wall",
+      title: "Wall Building Cover",
+      product: "wall",
+      sectionPath: ["Excess"],
+      text: "Water damage to the building has an excess of AED 2,500.",
+    };
+    const own = buildTaxonomy([
+      { id: "nest", title: "Nest Home Cover", product: "nest", domain: "homes", lang: "en", text: `${homePrice.text}\n${contents.text}` },
+      { id: "wall", title: "Wall Building Cover", product: "wall", domain: "homes", lang: "en", text: building.text },
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en", text: prices.map((p) => p.text).join("\n") },
+    ]);
+    const told = "I'm only renting, it's my sofa and rugs that got soaked";
+    const verdict = read({
+      query: "excess water damage claim renting sofa rugs soaked",
+      language: "en",
+      units: [building, contents],
+      taxonomy: own,
+      context: told,
+      earlier: "What excess would I pay on a water damage claim?",
+    });
+    expect(verdict).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["nest#w"] }] });
+    // The same words asked as a question of their own are asked: no passage says the sofa, so the
+    // best one covers less of the question.
+    const asked = read({
+      query: "excess water damage claim renting sofa rugs soaked",
+      language: "en",
+      units: [building, contents],
+      taxonomy: own,
+      context: `${told}?`,
+      earlier: "What excess would I pay on a water damage claim?",
+    });
+    expect(asked.coverage).toBeLessThan(verdict.coverage);
+    // A case told that no passage speaks of is someone else's case: the earlier answer is not its.
+    const inLaws = "it's for my in-laws visiting from abroad, we'd buy it after they land";
+    expect(
+      read({
+        query: "excess water damage claim in-laws visiting abroad buy land",
+        language: "en",
+        units: [building, contents],
+        taxonomy: own,
+        context: inLaws,
+        earlier: "What excess would I pay on a water damage claim?",
+      }),
+    ).toMatchObject({ kind: "insufficient", reason: expect.stringContaining("says nothing of what the customer told") });
+  });
+
   it('does not respell a word the concept lexicon knows as a document\'s word ("crash" is not "cash")', () => {
     const lexicon = parseConceptLexicon("collision\tcollision | crash\tتصادف\n");
     const cash: ReadingUnit = { ...homePrice, chunkId: "nest#c", text: "Nest pays cash for stolen furniture." };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectLanguage, extractNumbers, foldForMatch, normalizeText, questionOf, splitSentences, toAsciiDigits } from "../../src/text/index.js";
+import { asksSomething, detectLanguage, extractNumbers, foldForMatch, normalizeText, questionOf, splitSentences, toAsciiDigits } from "../../src/text/index.js";
 import { periodDays } from "../../src/text/numbers.js";
 
 describe("normalizeText", () => {
@@ -83,5 +83,31 @@ describe("periodDays", () => {
     expect(periodDays("how much for 3 weeks?")).toEqual([21]);
     expect(periodDays("سفر ۲ ماهه، ۱ هفته هم شاید")).toEqual([60, 7]);
     expect(periodDays("a 10-day trip")).toEqual([]);
+  });
+});
+
+describe("asksSomething", () => {
+  it("reads questions and requests in either language as asking", () => {
+    for (const text of [
+      "Is dental covered",
+      "how much for 10 days",
+      "Tell me the excess on Gold",
+      "I'm wondering whether floods are covered",
+      "قیمتش چنده",
+      "لطفا فرانشیز رو بگید",
+      "بیمه بدنه سیل را پوشش می‌دهد؟",
+    ]) {
+      expect(asksSomething(text), text).toBe(true);
+    }
+  });
+
+  it("reads a message that only states its case as asking nothing", () => {
+    for (const text of [
+      "I'm only renting, it's my sofa and rugs that got soaked",
+      "it's for my aunt who's visiting, we'd buy it after she lands",
+      "اقامت داره و با ما زندگی می‌کنه. طرح پلاس رو می‌خوایم",
+    ]) {
+      expect(asksSomething(text), text).toBe(false);
+    }
   });
 });

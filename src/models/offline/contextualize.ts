@@ -1,4 +1,4 @@
-import { questionOf } from "../../text/sentences.js";
+import { asksSomething, questionOf } from "../../text/sentences.js";
 import { ruledOutWords } from "../../text/ruled-out.js";
 import type { HistoryLine } from "../../domain/conversation.js";
 import type { UserProfile } from "../../domain/profile.js";
@@ -205,7 +205,15 @@ export function contextualize(input: ContextualizeInput): ContextualizeOutput {
     // An age is a person's: "and our kids?" after "my wife, she's 29" asks about other people.
     const stated = statedQuantities(previousQuery, previous.user, text, has("quantity")).filter((q) => q.kind !== "age" || !has("family"));
     const withStated = (q: string) => [q, ...stated.map((s) => renderQuantity(s, input.language))].join(" ");
-    if (isFollowUp(turn, text) && siblingsReplaced !== null) {
+    // "I'm only renting, it's my sofa that got soaked": a message that asks nothing and says more
+    // than a follow-up's word or two tells more about the question before it, which still stands.
+    // A product it names replaces the one asked about, when it answers a clarifying question or
+    // points back ("it's"); a new product stated after an answer ("I want travel cover") stands alone.
+    const tellsMore = !asksSomething(text) && turn.size > SHORT_TURN_TERMS && (previous.outcome === "clarify" || !turn.ownTopic || turn.elliptical);
+    if (tellsMore) {
+      const kept = turn.ownTopic ? prev.filter((t) => !(t.kind === "topic" && t.names)) : prev;
+      query = withStated(carryAsking(join([...kept, ...turn.tokens])));
+    } else if (isFollowUp(turn, text) && siblingsReplaced !== null) {
       query = withStated(carryAsking(join([...prev.filter((t) => !siblingsReplaced.has(t)), ...turn.tokens])));
     } else if (isFollowUp(turn, text)) {
       // Keep the previous topic; the new turn's family member or aspect replaces the old one.

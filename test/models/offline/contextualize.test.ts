@@ -103,6 +103,26 @@ describe("offline contextualize", () => {
     expect(await rewrite("how about travel?", "en", history)).toBe("travel insurance price");
   });
 
+  it("keeps the earlier question when the turn only tells more about the case (it asks nothing)", async () => {
+    const history = [turn("What excess would I pay on a water damage claim?")];
+    const query = await rewrite("I'm only renting, it's my sofa and rugs that got soaked", "en", history);
+    expect(query).toContain("excess");
+    expect(query).toContain("water");
+    expect(query).toContain("sofa");
+    // A question of its own stands alone, as before.
+    expect(await rewrite("Do you cover sofas damaged by a pet?", "en", history)).toBe("Do you cover sofas damaged by a pet?");
+    // After an answer, a statement naming a new product is a new subject, not more of the old one.
+    expect(await rewrite("I want to buy travel insurance for my family", "en", history)).toBe("I want to buy travel insurance for my family");
+  });
+
+  it("keeps the earlier question when a statement answers a clarifying question, with the product it names instead", async () => {
+    const asked: HistoryLine = { ...turn("برای مادرم که ۶۳ سالشه بیمه درمان می‌خوام، چقدر میشه؟", "fa"), outcome: "clarify" };
+    const query = await rewrite("اقامت داره و با ما زندگی می‌کنه. طرح پلاس رو می‌خوایم", "fa", [asked]);
+    expect(query).toContain("چقدر");
+    expect(query).toContain("درمان");
+    expect(query).toContain("پلاس");
+  });
+
   it("treats short contact questions as standalone", async () => {
     expect(await rewrite("What are your call centre hours?", "en", [turn("motor body insurance cover flood")])).toBe("What are your call centre hours?");
   });
