@@ -89,7 +89,7 @@ export function listCandidates(candidates: readonly Candidate[], question: Quest
     const first = ordered[0]!;
     const leadIn = first.unit.shape.kind === "item" ? (first.unit.shape.leadIn ?? "") : "";
     const own = termSet([leadIn, ...ordered.map((c) => (c.unit.shape.kind === "item" ? c.unit.shape.item : ""))].join(" "));
-    const { context, title, lang } = unitBags(first.unit);
+    const { context, title, lang } = unitBags(first.unit, taxonomy);
     const score = cover(question, terms, { own, context, title, lang, form: ordered.map((c) => c.unit.text).join(" ") }, taxonomy, 0);
     out.push({
       kind: "item",

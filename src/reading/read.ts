@@ -214,7 +214,7 @@ export function read(input: ReaderInput): ReaderVerdict {
   for (const unit of units) {
     if (unit.shape.kind === "row" || seen.has(unit.chunkId)) continue;
     seen.add(unit.chunkId);
-    const { context, title, lang } = unitBags(unit);
+    const { context, title, lang } = unitBags(unit, taxonomy);
     if (unit.shape.kind === "item") {
       // The item's own words; its heading and lead-in (rendered into its text) are context.
       const own = termSet(unit.shape.item);

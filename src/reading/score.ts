@@ -1,5 +1,5 @@
 import type { Taxonomy } from "../domain/taxonomy.js";
-import { attributesNamed, formFits, formSpeaksOf, speaksOf } from "./attributes.js";
+import { attributesNamed, formFits, formSpeaksOf, isAttributeWord, speaksOf } from "./attributes.js";
 import { termWeight } from "./evidence-terms.js";
 import { judgeable, quantityFits } from "../text/quantities.js";
 import type { Attribute, QuestionAnalysis } from "./question.js";
@@ -68,17 +68,28 @@ export interface Bags {
 
 export type UnitBags = { context: ReadonlySet<string>; title: ReadonlySet<string>; lang: Language };
 
-export const bagCache = new WeakMap<ReadingUnit, UnitBags>();
+// Per taxonomy: a unit's title bag holds its product's titles, which the taxonomy gives.
+const bagCache = new WeakMap<Taxonomy, WeakMap<ReadingUnit, UnitBags>>();
 
-/** A unit's heading path (with its caption or lead-in) and its title, as terms: shared by every unit of the same text. */
-export function unitBags(unit: ReadingUnit): UnitBags {
-  let bags = bagCache.get(unit);
+/**
+ * A unit's heading path (with its caption or lead-in) and its title, as terms: shared by every unit
+ * of the same text. The title is its product's too: the words of every title the product's
+ * documents have in the unit's language ("Rahvar Comprehensive Car Insurance" names what the
+ * benefit schedule's rows are about, though that page's own title never says "car").
+ */
+export function unitBags(unit: ReadingUnit, taxonomy: Taxonomy): UnitBags {
+  let cache = bagCache.get(taxonomy);
+  if (cache === undefined) bagCache.set(taxonomy, (cache = new WeakMap()));
+  let bags = cache.get(unit);
   if (bags === undefined) {
     const shape = unit.shape;
     const context = termSet([...unit.sectionPath, shape.kind === "row" ? (shape.caption ?? "") : shape.kind === "item" ? (shape.leadIn ?? "") : ""].join(" "));
-    const title = termSet(`${unit.title} ${unit.product.replace(/-/gu, " ")}`);
+    // Not the attribute another page's title names ("Price Guide"): that page states it, this one may not.
+    const titles = taxonomy.products.find((p) => p.product === unit.product)?.titles[unit.lang] ?? [];
+    const named = [...termSet(titles.join(" "))].filter((t) => !isAttributeWord(t));
+    const title = new Set([...termSet(`${unit.title} ${unit.product.replace(/-/gu, " ")}`), ...named]);
     bags = { context, title, lang: unit.lang };
-    bagCache.set(unit, bags);
+    cache.set(unit, bags);
   }
   return bags;
 }
@@ -243,7 +254,7 @@ export function tableScore(
   section: ReadonlySet<string> = new Set(),
 ): Scored {
   const sample = table.sample;
-  const bags = unitBags(sample);
+  const bags = unitBags(sample, taxonomy);
   const { title, lang } = bags;
   // Only a cell the question picked reads its section's text: a table that needs a choice is not
   // made more the answer by the paragraph around it.

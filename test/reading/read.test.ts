@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { read } from "../../src/reading/read.js";
+import { unitBags } from "../../src/reading/score.js";
+import { analyze } from "../../src/text/analysis/index.js";
 import type { ReadingUnit } from "../../src/reading/types.js";
 import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { parseConceptLexicon } from "../../src/text/concepts.js";
@@ -281,6 +283,40 @@ describe("the reader", () => {
     expect(ask("how much is car insurance on gold for a car worth 40,000?")).toMatchObject({ kind: "answer", basis: "cell", claims: [{ chunkIds: ["wheel#r1"] }] });
     // Without the label, the class word still leaves the product open.
     expect(ask("how much is car insurance for a car worth 40,000?")).toMatchObject({ kind: "clarify_products" });
+  });
+
+  it('reads a unit as about its product as every title of the product names it ("car" of the price guide for a benefit schedule row), not by the attribute another title names', () => {
+    const schedule: TableOf = {
+      documentId: "wheel-benefits",
+      title: "Wheel – Benefit Schedule",
+      product: "wheel",
+      domain: "motor",
+      section: "Benefits",
+      caption: "Benefit schedule",
+      labelHeader: "Benefit",
+    };
+    const rows = [
+      tableRow(schedule, "pa", "Personal accident – each passenger", [
+        ["Silver", "not covered"],
+        ["Gold", "AED 100,000"],
+      ]),
+      tableRow(schedule, "rc", "Rental income lost", [
+        ["Silver", "AED 5,000"],
+        ["Gold", "AED 10,000"],
+      ]),
+    ];
+    const docs = [
+      { id: "wheel-benefits", title: schedule.title, product: "wheel", domain: "motor", lang: "en" as const, text: rows.map((r) => r.text).join("\n") },
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en" as const, text: prices.map((p) => p.text).join("\n") },
+    ];
+    const titled = (title: string) => buildTaxonomy([...docs, { id: "wheel-prices", title, product: "wheel", domain: "motor", lang: "en", text: "Wheel premiums by car value." }]);
+    const ask = (query: string, title: string) => read({ query, language: "en", units: rows, taxonomy: titled(title) });
+    const passenger = "does wheel gold pay a passenger in my car?";
+    expect(ask(passenger, "Wheel Comprehensive Car Insurance – Price Guide").coverage).toBeGreaterThan(ask(passenger, "Wheel – Price Guide").coverage);
+    // …but not of the attribute another page's title names ("Price Guide"): that page states it.
+    const title = unitBags(rows[0]!, titled("Wheel Comprehensive Car Insurance – Price Guide")).title;
+    expect(title.has(analyze("car")[0]!)).toBe(true);
+    expect(title.has(analyze("price")[0]!)).toBe(false);
   });
 
   it("reads a statement added to an earlier question as the case told, not as words asked", () => {
