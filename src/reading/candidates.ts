@@ -103,9 +103,13 @@ export function listCandidates(candidates: readonly Candidate[], question: Quest
   return out;
 }
 
-/** Cells beat items beat sentences on a tie: the more structured answer states less around the fact. */
+/**
+ * Cells beat items beat sentences on a tie: the more structured answer states less around the fact.
+ * A table whose row the question picked and that needs only its column (the plan) is as good as an
+ * item: its cells are the answer, once the customer says which.
+ */
 export function rank(c: Candidate): number {
-  if (c.kind === "table") return c.reading.kind === "cell" ? 3 : 1;
+  if (c.kind === "table") return c.reading.kind === "cell" ? 3 : c.reading.kind === "needs" && c.reading.row !== undefined ? 2 : 1;
   return c.kind === "item" ? 2 : 1;
 }
 

@@ -392,6 +392,22 @@ describe("the reader", () => {
     expect(reading("how much is voyager for a 10 day trip?")).toMatchObject({ kind: "clarify_table", options: [{ label: "Basic" }, { label: "Plus" }, { label: "Max" }] });
   });
 
+  it("asks the table's column rather than quote a sentence of equal coverage, when the question picked the row", () => {
+    const extension: ReadingUnit = {
+      ...prices[0]!,
+      chunkId: "trip-prices#x",
+      sectionPath: ["Changing your trip"],
+      text: "If your trip is extended because of an emergency, cover is extended at no cost for up to 30 days.",
+      shape: { kind: "paragraph" },
+    };
+    const own = buildTaxonomy([
+      { id: "trip-prices", title: tripPrices.title, product: "voyager", domain: "trips", lang: "en", text: [...prices.map((p) => p.text), extension.text].join("\n") },
+      { id: "nest", title: "Nest Home Cover", product: "nest", domain: "homes", lang: "en", text: homePrice.text },
+    ]);
+    const verdict = read({ query: "how much is voyager travel insurance for 10 days?", language: "en", units: [extension, ...prices], taxonomy: own });
+    expect(verdict).toMatchObject({ kind: "clarify_table", options: [{ label: "Basic" }, { label: "Plus" }, { label: "Max" }] });
+  });
+
   it("does not guess a neighbouring row when no row holds the quantity", () => {
     expect(reading("how much is voyager plus for a 45 day trip?")).toMatchObject({ kind: "insufficient" });
   });
