@@ -127,6 +127,33 @@ describe("replies to a clarifying question that pick none of its options", () =>
     expect(third.outcome).toMatchObject({ kind: "escalate", reason: "budget_exhausted" });
   });
 
+  it("are searched with the pending question they answer, without a rewrite by the model", async () => {
+    const queries: string[] = [];
+    const retriever = fakeRetriever((request) => {
+      queries.push(request.query);
+      return request.query === "How much does it cost?"
+        ? [
+            { chunk: travel, score: 0.6 },
+            { chunk: health, score: 0.58 },
+          ]
+        : [{ chunk: travel, score: 0.1 }];
+    });
+    let rewrites = 0;
+    const models = scriptedModels({
+      triage: () => ({ intent: "knowledge", confidence: 0.9 }),
+      contextualize: (input) => {
+        rewrites++;
+        return { query: input.text };
+      },
+    });
+    const h = harness({ models, retriever });
+    completed(await h.service.runTurn(turn("How much does it cost?")));
+    queries.length = 0;
+    completed(await h.service.runTurn(turn("the main one")));
+    expect(queries[0]).toBe("How much does it cost? the main one");
+    expect(rewrites).toBe(0);
+  });
+
   it("a reply the classifier is sure is a question, but that adds only a word every page uses, is asked again too", async () => {
     const retriever = ambiguousFirst(0.8);
     // Read alone, "the insurance" is a confident knowledge question; and the pending question

@@ -10,8 +10,8 @@ import type { Taxonomy } from "../../domain/taxonomy.js";
 
 /**
  * Rewrites the turn into a standalone retrieval query. The user's text is never modified.
- * No model call when nothing needs rewriting: a first turn, or a pick from the previous
- * clarifying question (the pick narrows retrieval to the chosen document).
+ * No model call when nothing needs rewriting: a first turn, a pick from the previous clarifying
+ * question (the pick narrows retrieval to the chosen document), or a reply to it that picks none.
  */
 export function contextualizeNode(deps: AgentDeps) {
   const asked = askedText(deps);
@@ -29,6 +29,11 @@ export function contextualizeNode(deps: AgentDeps) {
         rewrittenQuery: `${state.pendingClarify.query} ${option.label} ${more}`.trim(),
         retrievalFilter: { ...filter, documentIds: pickedDocuments(state.pendingClarify.options, option, await deps.retriever.taxonomy(turn.tenantId, config.signal)) },
       };
+    }
+    // A reply that picks none of the options and asks nothing of its own ("the main one") answers
+    // the clarifying question: the question it answers still stands, with the reply's words.
+    if (state.gate?.kind === "clarify_reply" && state.pendingClarify !== null) {
+      return { rewrittenQuery: `${state.pendingClarify.query} ${text}`.trim(), retrievalFilter: filter };
     }
     const question = questionOf(text);
     // A first turn's question without its statements; but the product a statement named is still
