@@ -59,6 +59,10 @@ export function productsMentioned(taxonomy: Taxonomy, terms: readonly string[]):
  * the others, and the answer is the list — its lead-in and its items, each cited. When the
  * question's words or quantities pick one item, that item stands out and no list is offered.
  */
+// "10% of the repair cost", «۱۰ درصد از هزینه تعمیر»: what a percentage is taken of is its base,
+// not a figure the item states ("25% discount" still states a discount).
+const PERCENT_OF = /(?:%|\bpercent|درصد)\s+(?:of|از)\s+(?:the\s+|your\s+|its\s+)?(?:[\p{L}\u200C'-]+\s+){0,2}[\p{L}\u200C'-]+/giu;
+
 export function listCandidates(candidates: readonly Candidate[], question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy): Candidate[] {
   const main = question.asked.find((a) => FIGURE_ATTRIBUTES.has(a));
   if (main === undefined) return [];
@@ -77,7 +81,7 @@ export function listCandidates(candidates: readonly Candidate[], question: Quest
     // still part of the list's answer.
     // An item whose own words name another figure ("25% discount") states that one, not the asked one.
     const states = (item: string) => {
-      const own = termSet(item);
+      const own = termSet(item.replace(PERCENT_OF, "%"));
       const other = AMOUNT_ATTRIBUTES.some((a) => !question.asked.includes(a) && speaksOf(own, a));
       return formFits(item, [main]) && (!other || speaksOf(own, main));
     };

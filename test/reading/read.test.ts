@@ -495,6 +495,37 @@ describe("the reader", () => {
     expect(read({ query, language: "en", units, taxonomy: rider, context: "and my children?" })).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["rider#family"] }] });
   });
 
+  it('answers a list of deductibles whole though its items take percentages "of the repair cost"', () => {
+    const leadIn = "The Guard deductible is the amount you pay for each claim:";
+    const items = ["Screen breakage: 10% of the repair cost, with a minimum of 150", "Theft: 25% of the replacement value"];
+    const units: ReadingUnit[] = items.map((item, i) => ({
+      ...base,
+      domain: "gadgets",
+      chunkId: `guard#${i}`,
+      documentId: "guard",
+      title: "Guard Device Cover",
+      product: "guard",
+      sectionPath: ["Deductible"],
+      text: `Deductible — ${leadIn} ${item}`,
+      position: i,
+      shape: { kind: "item", leadIn, item },
+    }));
+    const passing: ReadingUnit = {
+      ...units[0]!,
+      chunkId: "guard#r",
+      sectionPath: ["Repairs"],
+      text: "When a repair costs more than 60% of the device's value, Guard pays its value minus the deductible.",
+      shape: { kind: "paragraph" },
+    };
+    const guard = buildTaxonomy([
+      { id: "guard", title: "Guard Device Cover", product: "guard", domain: "gadgets", lang: "en", text: [...units, passing].map((u) => u.text).join("\n") },
+    ]);
+    const verdict = read({ query: "what is the guard deductible?", language: "en", units: [passing, ...units], taxonomy: guard });
+    expect(verdict).toMatchObject({ kind: "answer", basis: "item" });
+    if (verdict.kind !== "answer") throw new Error();
+    expect(verdict.claims.flatMap((c) => c.chunkIds).sort()).toEqual(["guard#0", "guard#1"]);
+  });
+
   it("does not answer a price question with a list of discounts", () => {
     const leadIn = "Claim-free years earn a discount on the premium:";
     const items = ["1 claim-free year: 25% discount", "2 claim-free years: 35% discount"];
