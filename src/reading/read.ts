@@ -3,17 +3,17 @@ import { analyze } from "../text/analysis/index.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
-import { asksSomething } from "../text/sentences.js";
 import { attributesNamed, speaksOf } from "./attributes.js";
 import { type Candidate, listCandidates, productOf, productOptions, rank, unitOf } from "./candidates.js";
 import { correctTerm, focusPhrases, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { labelPicksProduct, namedBy, namedOptions, PRODUCT_ATTRIBUTES, productColumns, productTableClarify, sharedClassOnly, unsoldKinds } from "./products.js";
-import { judgeable, parseQuantities, type Quantity } from "../text/quantities.js";
+import { judgeable, parseQuantities } from "../text/quantities.js";
 import { analyzeQuestion, asksChange, type QuestionAnalysis } from "./question.js";
 import { deniedTerms } from "./negation.js";
 import { AMOUNT_ATTRIBUTES, cover, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
 import { type CellReading, readTable, recordRow, renderCell, type Table, tablesOf } from "./table.js";
 import { moreSpecific, resolvedByContext } from "./said.js";
+import { carriedTerms, followUpFocus, statedTerms, withContextQuantities } from "./context.js";
 import { namesAny, ruledOut } from "./excluded.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
 
@@ -67,54 +67,6 @@ const INTRODUCES_LIST = /:\s*$/u;
 const QUESTION = /[?\u061F][*_"'»)\]\s]*$/u;
 // A worked example illustrates a rule; the rule itself is the better answer.
 const EXAMPLE = /^(?:for example|for instance|e\.g\.|example:|برای مثال|مثلاً|مثلا|مثال:)/iu;
-
-/**
- * The query's terms the customer's message says itself, by word or by concept, when the query
- * (rewritten from the conversation) says more; null when they are all of it or none.
- */
-function followUpFocus(terms: readonly string[], said: ReadonlySet<string> | null, lexicon: ConceptLexicon | undefined): ReadonlySet<string> | null {
-  if (said === null) return null;
-  const concepts = lexicon === undefined ? new Set<string>() : new Set(lexicon.conceptsOfTerms([...said]));
-  const focus = new Set(terms.filter((t) => said.has(t) || (lexicon !== undefined && concepts.has(lexicon.conceptOfTerm(t) ?? "\u0000"))));
-  return focus.size === 0 || focus.size === terms.length ? null : focus;
-}
-
-/**
- * The query's terms a statement of this turn told ("it's for my aunt who's visiting, we'd buy it
- * after she lands"), when the query carries the conversation's earlier question: a message
- * that asks nothing and says more than a follow-up's word or two. Null otherwise: a short "and for
- * my wife" is the follow-up's focus (followUpFocus), a question asks its own words.
- */
-function statedTerms(terms: readonly string[], context: string | undefined, taxonomy: Taxonomy): ReadonlySet<string> | null {
-  if (context === undefined || asksSomething(context)) return null;
-  const said = new Set(analyze(context).flatMap((t) => [t, tenantForm(taxonomy, t)]));
-  const told = terms.filter((t) => said.has(t));
-  return told.length > STATEMENT_TERMS && told.length < terms.length ? new Set(told) : null;
-}
-
-/** More content terms than a follow-up's ("and for my wife?") make a message a statement of its case. */
-const STATEMENT_TERMS = 2;
-
-/** The query's quantities, then the context's that say something the query does not (by kind and value). */
-function withContextQuantities(own: readonly Quantity[], context: readonly Quantity[]): Quantity[] {
-  const key = (q: Quantity) => JSON.stringify(q);
-  const seen = new Set(own.map(key));
-  return [...own, ...context.filter((q) => !seen.has(key(q)))];
-}
-
-/** The question's terms that some concept of the lexicon carries, alone or as part of a phrase. */
-function carriedTerms(query: string, lexicon: ConceptLexicon, taxonomy: Taxonomy): Set<string> {
-  const all = analyze(query);
-  const concepts = lexicon.conceptsOfTerms(all).length;
-  const out = new Set<string>();
-  all.forEach((term, i) => {
-    if (lexicon.conceptOfTerm(term) !== undefined || lexicon.conceptsOfTerms([...all.slice(0, i), ...all.slice(i + 1)]).length < concepts) {
-      out.add(term);
-      out.add(tenantForm(taxonomy, term));
-    }
-  });
-  return out;
-}
 
 /**
  * True when the documents name the term's concept in other words ("bunny" where a heading says

@@ -79,7 +79,10 @@ const bagCache = new WeakMap<Taxonomy, WeakMap<ReadingUnit, UnitBags>>();
  */
 export function unitBags(unit: ReadingUnit, taxonomy: Taxonomy): UnitBags {
   let cache = bagCache.get(taxonomy);
-  if (cache === undefined) bagCache.set(taxonomy, (cache = new WeakMap()));
+  if (cache === undefined) {
+    cache = new WeakMap();
+    bagCache.set(taxonomy, cache);
+  }
   let bags = cache.get(unit);
   if (bags === undefined) {
     const shape = unit.shape;
