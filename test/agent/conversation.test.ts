@@ -154,6 +154,28 @@ describe("replies to a clarifying question that pick none of its options", () =>
     expect(rewrites).toBe(0);
   });
 
+  it("are not answered from a product that was neither offered nor named in the reply", async () => {
+    const quake = chunk("home-quake-en#2", "The main shock and its aftershocks within 72 hours cost 2,000,000 rials as one event.", {
+      title: "Home Earthquake Insurance",
+      product: "home-quake",
+      domain: "home",
+    });
+    const retriever = fakeRetriever((request) =>
+      request.query === "How much does it cost?"
+        ? [
+            { chunk: travel, score: 0.6 },
+            { chunk: health, score: 0.58 },
+          ]
+        : [{ chunk: quake, score: 0.9 }],
+    );
+    const models = scriptedModels({ triage: () => ({ intent: "knowledge", confidence: 0.9 }), contextualize: (input) => ({ query: input.text }) });
+    const h = harness({ models, retriever });
+    const first = completed(await h.service.runTurn(turn("How much does it cost?")));
+    expect(first.outcome).toMatchObject({ kind: "clarify", attempt: 1 });
+    const second = completed(await h.service.runTurn(turn("the main one")));
+    expect(second.outcome).toMatchObject({ kind: "clarify", attempt: 2, options: (first.outcome as { options: unknown[] }).options });
+  });
+
   it("a reply the classifier is sure is a question, but that adds only a word every page uses, is asked again too", async () => {
     const retriever = ambiguousFirst(0.8);
     // Read alone, "the insurance" is a confident knowledge question; and the pending question

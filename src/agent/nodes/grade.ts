@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ClarifyOption } from "../../domain/turn.js";
-import { addsToQuestion, read, type ReaderVerdict } from "../../reading/index.js";
+import { addsToQuestion, namedProducts, read, type ReaderVerdict } from "../../reading/index.js";
 import { redactPersonalData } from "../../text/pii.js";
 import { evidenceFromHits, readingUnits } from "../evidence.js";
 import { askedText } from "../asked.js";
@@ -22,7 +22,8 @@ import type { AgentStateUpdate, AgentStateValue, GradeState } from "../state.js"
  * finds its answer in the documents. A reply to a clarifying question that picks none of its
  * options (triage's clarify_reply) and adds nothing the documents answer is not an insufficient
  * retrieval: the pending question is asked again, within the same clarify budget, so the second
- * such reply ends in budget_exhausted.
+ * such reply ends in budget_exhausted. So is one the reader would answer from a product neither
+ * offered nor named in the reply.
  */
 export function gradeNode(deps: AgentDeps) {
   const asked = askedText(deps);
@@ -39,7 +40,7 @@ export function gradeNode(deps: AgentDeps) {
     // A reply that picks no option and gives retrieval nothing new ("the insurance") leaves the
     // question as ambiguous as it was: it is asked again, within the clarify budget.
     const repeats = state.gate?.kind === "clarify_reply" && pending !== null && pending.options.length > 0 && !addsToQuestion(asked(state.turn!.text), pending.query, taxonomy);
-    const verdict: ReaderVerdict = repeats
+    const reading: ReaderVerdict = repeats
       ? { kind: "insufficient", reason: "the reply to the clarifying question adds nothing", coverage: 0 }
       : hits.length === 0
         ? { kind: "insufficient", reason: "nothing was retrieved", coverage: 0 }
@@ -55,6 +56,20 @@ export function gradeNode(deps: AgentDeps) {
             context: redactPersonalData(state.gate?.kind === "clarify_choice" ? state.rewrittenQuery : asked(state.turn!.text), { action: () => "drop" }),
             ...(state.history.length === 0 ? {} : { earlier: redactPersonalData(asked(state.history.at(-1)!.user), { action: () => "drop" }) }),
           });
+    // A reply that picks none of the offered products ("the main one") is not answered from a
+    // product that was neither offered nor named in it: its words matched a passage elsewhere, not
+    // the customer's choice ("supplementary health", not offered, names its own).
+    const general = new Set(taxonomy.products.filter((p) => p.general).map((p) => p.product));
+    const offered = new Set(pending?.options.map((o) => o.product) ?? []);
+    const answered = reading.kind === "answer" ? reading.product : null;
+    const elsewhere =
+      state.gate?.kind === "clarify_reply" &&
+      offered.size > 1 &&
+      answered !== null &&
+      !offered.has(answered) &&
+      !general.has(answered) &&
+      !namedProducts(asked(state.turn!.text), taxonomy).some((p) => p.product === answered);
+    const verdict: ReaderVerdict = elsewhere ? { kind: "insufficient", reason: "the reply to the clarifying question picks no offered product", coverage: 0 } : reading;
 
     // Out of scope by the classifier, and the documents do not say otherwise: that is the reply.
     // One shared word ("Tehran" in a weather question) is not an answer: the reading must cover
@@ -97,7 +112,7 @@ export function gradeNode(deps: AgentDeps) {
         grade = { verdict: "insufficient", relevantChunkIds: [], method: "reader", options: [], why: verdict.reason };
         // A model may still find the answer in a paraphrase the reader's words do not reach; the
         // offline provider's grade is the reader itself, so it is not asked.
-        if (deps.settings.gradeWithModel && !repeats && best >= grading.insufficientScore) {
+        if (deps.settings.gradeWithModel && !repeats && !elsewhere && best >= grading.insufficientScore) {
           const call = await callModel(deps, state, "grade", { query: state.rewrittenQuery, language: state.language, chunks: evidenceFromHits(hits, relevant) }, config.signal);
           if (call.kind !== "ok") return { ...call.accounting, escalation: call.escalation };
           update = { ...call.accounting };
@@ -115,7 +130,7 @@ export function gradeNode(deps: AgentDeps) {
     // not answer: the question is asked again, and that counts toward the clarify budget.
     if (
       grade.verdict === "insufficient" &&
-      (repeats || state.retrievalRounds >= budgets.retrievalRounds) &&
+      (repeats || elsewhere || state.retrievalRounds >= budgets.retrievalRounds) &&
       state.gate?.kind === "clarify_reply" &&
       pending !== null &&
       pending.options.length > 0
