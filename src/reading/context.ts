@@ -2,7 +2,7 @@ import type { Taxonomy } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 import type { Quantity } from "../text/quantities.js";
-import { asksSomething } from "../text/sentences.js";
+import { asksSomething, FOLLOW_UP_TERMS } from "../text/sentences.js";
 import { tenantForm } from "./evidence-terms.js";
 
 /**
@@ -32,11 +32,8 @@ export function statedTerms(terms: readonly string[], context: string | undefine
   if (context === undefined || asksSomething(context)) return null;
   const said = new Set(analyze(context).flatMap((t) => [t, tenantForm(taxonomy, t)]));
   const told = terms.filter((t) => said.has(t));
-  return told.length > STATEMENT_TERMS && told.length < terms.length ? new Set(told) : null;
+  return told.length > FOLLOW_UP_TERMS && told.length < terms.length ? new Set(told) : null;
 }
-
-/** More content terms than a follow-up's ("and for my wife?") make a message a statement of its case. */
-const STATEMENT_TERMS = 2;
 
 /** The query's quantities, then the context's that say something the query does not (by kind and value). */
 export function withContextQuantities(own: readonly Quantity[], context: readonly Quantity[]): Quantity[] {

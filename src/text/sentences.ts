@@ -59,6 +59,12 @@ const EN_OPENS_QUESTION =
 const EN_ASKS = /\b(?:what|how|which|when|where|why|whether|tell me|let me know|explain|wondering|want to know|like to know|need to know|quote)\b/iu;
 const FA_ASKS = /(?<![\p{L}])(?:چقدر|چقدره|چقد|چند|چنده|چه|چی|چیه|چیست|کدام|کدوم|کجا|کجاست|چرا|آیا|ایا|چطور|چطوری|چگونه|کی|بگید|بگین|بگویید|بفرمایید|توضیح|بدونم)(?![\p{L}])/u;
 
+/**
+ * A follow-up says at most this many content terms ("and for my wife?"); a message that asks
+ * nothing and says more states its case (the offline rewrite and the reader read it so alike).
+ */
+export const FOLLOW_UP_TERMS = 2;
+
 /** True when a message asks something (a question or a request), false when it only states. */
 export function asksSomething(text: string): boolean {
   const trimmed = text.trim();

@@ -1,4 +1,4 @@
-import { asksSomething, questionOf } from "../../text/sentences.js";
+import { asksSomething, FOLLOW_UP_TERMS, questionOf } from "../../text/sentences.js";
 import { ruledOutWords } from "../../text/ruled-out.js";
 import type { HistoryLine } from "../../domain/conversation.js";
 import type { UserProfile } from "../../domain/profile.js";
@@ -33,7 +33,7 @@ import { CURRENCY_WORDS } from "../../text/currency.js";
 /** How far back a previous query may be to resolve a follow-up. */
 const HISTORY_LOOKBACK = 3;
 /** A turn with at most this many content terms and no product of its own reads as a follow-up. */
-const SHORT_TURN_TERMS = 2;
+const SHORT_TURN_TERMS = FOLLOW_UP_TERMS;
 /** Content terms the output never exceeds (the schema caps the query at 500 characters). */
 const MAX_QUERY_CHARS = 500;
 
