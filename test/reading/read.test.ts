@@ -86,6 +86,22 @@ function paragraph(at: { chunkId: string; product: string; domain: string; title
   };
 }
 
+/** The items of a list under one lead-in, each its own unit ("<document>#<i>"), as the chunker cuts them. */
+function listItems(at: { documentId: string; product: string; domain?: string; title: string; section: string }, leadIn: string, items: readonly string[]): ReadingUnit[] {
+  return items.map((item, i) => ({
+    ...base,
+    domain: at.domain ?? base.domain,
+    chunkId: `${at.documentId}#${i}`,
+    documentId: at.documentId,
+    title: at.title,
+    product: at.product,
+    sectionPath: [at.section],
+    text: `${at.section} — ${leadIn} ${item}`,
+    position: i,
+    shape: { kind: "item", leadIn, item },
+  }));
+}
+
 /** A document of the tenant's taxonomy, in English. */
 const doc = (id: string, product: string, domain: string, title: string, text: string) => ({ id, product, domain, title, lang: "en" as const, text });
 
@@ -423,18 +439,7 @@ describe("the reader", () => {
   it('answers a list of hours whole, an item that states no time ("closed") with the rest', () => {
     const leadIn = "The help desk opening hours are:";
     const items = ["Monday to Thursday: 9:00 to 17:00", "Friday: 9:00 to 13:00", "Weekends: closed"];
-    const units: ReadingUnit[] = items.map((item, i) => ({
-      ...base,
-      domain: "service",
-      chunkId: `desk#${i}`,
-      documentId: "desk",
-      title: "Help Desk",
-      product: "desk",
-      sectionPath: ["Help desk"],
-      text: `Help desk — ${leadIn} ${item}`,
-      position: i,
-      shape: { kind: "item", leadIn, item },
-    }));
+    const units = listItems({ documentId: "desk", product: "desk", domain: "service", title: "Help Desk", section: "Help desk" }, leadIn, items);
     const desk = buildTaxonomy([{ id: "desk", title: "Help Desk", product: "desk", domain: "service", lang: "en", text: units.map((u) => u.text).join("\n") }]);
     const verdict = read({ query: "what are the help desk opening hours?", language: "en", units, taxonomy: desk });
     expect(verdict).toMatchObject({ kind: "answer", basis: "item" });
@@ -445,17 +450,7 @@ describe("the reader", () => {
   it('reads a list item\'s label and value apart from its lead-in\'s range: 5 days is in "Up to 7 days", not against "aged 18 to 65"', () => {
     const leadIn = "The premium for one traveller aged 18 to 65 costs:";
     const items = ["Up to 7 days: 4,500,000 rials", "8 to 15 days: 6,800,000 rials"];
-    const units: ReadingUnit[] = items.map((item, i) => ({
-      ...base,
-      chunkId: `wander#${i}`,
-      documentId: "wander",
-      title: "Wander Travel Cover",
-      product: "wander",
-      sectionPath: ["Prices"],
-      text: `Prices — ${leadIn} ${item}`,
-      position: i,
-      shape: { kind: "item", leadIn, item },
-    }));
+    const units = listItems({ documentId: "wander", product: "wander", title: "Wander Travel Cover", section: "Prices" }, leadIn, items);
     const age: ReadingUnit = {
       ...base,
       chunkId: "wander#age",
@@ -498,18 +493,7 @@ describe("the reader", () => {
   it('answers a list of deductibles whole though its items take percentages "of the repair cost"', () => {
     const leadIn = "The Guard deductible is the amount you pay for each claim:";
     const items = ["Screen breakage: 10% of the repair cost, with a minimum of 150", "Theft: 25% of the replacement value"];
-    const units: ReadingUnit[] = items.map((item, i) => ({
-      ...base,
-      domain: "gadgets",
-      chunkId: `guard#${i}`,
-      documentId: "guard",
-      title: "Guard Device Cover",
-      product: "guard",
-      sectionPath: ["Deductible"],
-      text: `Deductible — ${leadIn} ${item}`,
-      position: i,
-      shape: { kind: "item", leadIn, item },
-    }));
+    const units = listItems({ documentId: "guard", product: "guard", domain: "gadgets", title: "Guard Device Cover", section: "Deductible" }, leadIn, items);
     const passing: ReadingUnit = {
       ...units[0]!,
       chunkId: "guard#r",
@@ -529,17 +513,7 @@ describe("the reader", () => {
   it("does not answer a price question with a list of discounts", () => {
     const leadIn = "Claim-free years earn a discount on the premium:";
     const items = ["1 claim-free year: 25% discount", "2 claim-free years: 35% discount"];
-    const units: ReadingUnit[] = items.map((item, i) => ({
-      ...base,
-      chunkId: `shield#${i}`,
-      documentId: "shield",
-      title: "Shield Car Cover",
-      product: "shield",
-      sectionPath: ["Discounts"],
-      text: `Discounts — ${leadIn} ${item}`,
-      position: i,
-      shape: { kind: "item", leadIn, item },
-    }));
+    const units = listItems({ documentId: "shield", product: "shield", title: "Shield Car Cover", section: "Discounts" }, leadIn, items);
     const price: ReadingUnit = {
       ...base,
       chunkId: "shield#price",
