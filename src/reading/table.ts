@@ -95,6 +95,8 @@ const termsOf = termSet;
 const CONCEPT_LABEL_WEIGHT = 0.9;
 /** …and by a broader concept ("conviction" for "speeding ticket") this share of that (as READER_RULES.broaderWeight). */
 const BROADER_LABEL_WEIGHT = 0.8;
+// Below three labels, "most of them" is one or two: a concept shared by both of two rows is still set aside by neither.
+const SHARED_CONCEPT_MIN_LABELS = 3;
 // Of two labels whose words the question all uses ("Water damage", "Most claims" for a water damage
 // claim), the one saying more of the question is meant: a tie-break, never more than a share point.
 const QUESTION_SHARE_TIEBREAK = 0.01;
@@ -116,6 +118,7 @@ function labelMatch(
   weight: (term: string) => number,
   questionWeight = 0,
   denied: Denied | null = null,
+  shared: ReadonlySet<string> = new Set(),
 ): number {
   const words = [...termsOf(label)].filter((t) => !/\d/u.test(t) && !UNIT_WORDS.has(t));
   const parsed = parseInterval(label, unitHint(headerHint));
@@ -150,9 +153,9 @@ function labelMatch(
       const said = polarity(t);
       if (said !== null) return said ? sum + weight(t) : sum;
     }
-    if (questionTerms.has(t) || isJoinedPair(t, questionTerms)) return sum + weight(t);
+    if (questionTerms.has(t) || isJoinedPair(t, questionTerms) || isPartOfSaid(t, words, questionTerms)) return sum + weight(t);
     const concept = lexicon?.conceptOfTerm(t);
-    if (concept === undefined) return sum;
+    if (concept === undefined || shared.has(concept)) return sum;
     if (concepts?.has(concept) === true) return sum + CONCEPT_LABEL_WEIGHT * weight(t);
     return broader?.has(concept) === true ? sum + CONCEPT_LABEL_WEIGHT * BROADER_LABEL_WEIGHT * weight(t) : sum;
   }, 0);
@@ -172,6 +175,33 @@ function countsOwnThing(label: string): boolean {
   if (word === undefined) return false;
   const terms = analyze(word);
   return terms.length > 0 && terms.every((t) => !UNIT_WORDS.has(t) && !/^\d/u.test(t));
+}
+
+/**
+ * A part of a compound the question says whole: "pickup" says the "pick" of "Pick-up", as
+ * «بیمهنامه» says the «بیمه» of «بیمه‌نامه» (the analyzer gives a compound's parts and its joined
+ * term, so the label holds both).
+ */
+function isPartOfSaid(term: string, labelTerms: readonly string[], questionTerms: ReadonlySet<string>): boolean {
+  return labelTerms.some((j) => j !== term && j.length > term.length && questionTerms.has(j) && (j.startsWith(term) || j.endsWith(term)));
+}
+
+/**
+ * The question's concepts that most labels of a dimension carry ("car" is every saloon and SUV
+ * row's "vehicle"): they say the question is about the table, not which row it asks for, so they
+ * do not count toward a label. Only concept matches are set aside; the question's own words
+ * still count ("pickup" for "Pick-up / light van").
+ */
+function sharedConcepts(labels: readonly string[], question: QuestionAnalysis, questionTerms: ReadonlySet<string>): Set<string> {
+  const lexicon = question.lexicon;
+  if (lexicon === undefined || labels.length < SHARED_CONCEPT_MIN_LABELS) return new Set();
+  const asked = new Set(lexicon.conceptsOfTerms([...questionTerms]));
+  const counts = new Map<string, number>();
+  for (const label of labels) {
+    const carried = new Set([...termsOf(label)].map((t) => lexicon.conceptOfTerm(t)).filter((c): c is string => c !== undefined && asked.has(c)));
+    for (const c of carried) counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
+  return new Set([...counts].filter(([, n]) => n > labels.length / 2).map(([c]) => c));
 }
 
 /** "شاسی‌بلند" written as two words in the question ("شاسی بلند") is still the label's word. */
@@ -207,21 +237,31 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   const denied = deniedTest(question.denied, question.lexicon);
   const columnDenied = denied !== null && splitsOnDenial(table.columns.map((c) => c.header)) ? denied : null;
   const rowDenied = denied !== null && splitsOnDenial(table.rows.map((r) => r.label)) ? denied : null;
+  const columnShared = sharedConcepts(
+    table.columns.map((c) => c.header),
+    question,
+    questionTerms,
+  );
   const columnScores = table.columns.map((c) => {
     // A caption's currency or percent says what the cells hold ("premium (AED)"), not the headers.
     const captionHint = unitHint(table.caption ?? "");
     const hintText = unitHint(c.header) !== null ? c.header : (sibling ?? (captionHint === "days" || captionHint === "age" ? `${c.header} ${table.caption ?? ""}` : c.header));
     const before = columnQuantities.size;
-    const score = labelMatch(c.header, hintText, question, questionTerms, columnQuantities, weight, 0, columnDenied);
+    const score = labelMatch(c.header, hintText, question, questionTerms, columnQuantities, weight, 0, columnDenied, columnShared);
     columnHeld.push(columnQuantities.size - before);
     // Below a word the question shares with a header ("annual" picks "Annual" of Monthly | Annual);
     // of two headers naming the asked attribute, the one sharing more of the question's words.
     return main !== undefined && speaksOf(termsOf(c.header), main) ? Math.max(score, 0.5 + score / 2) : score;
   });
   const rowQuantities = new Set<Quantity>(columnQuantities);
+  const rowShared = sharedConcepts(
+    table.rows.map((r) => r.label),
+    question,
+    questionTerms,
+  );
   const rowScores = table.rows.map((r) => {
     const used = new Set(rowQuantities);
-    const score = labelMatch(r.label, contextHint, question, questionTerms, used, weight, questionWeight, rowDenied);
+    const score = labelMatch(r.label, contextHint, question, questionTerms, used, weight, questionWeight, rowDenied, rowShared);
     return { score, used };
   });
 

@@ -671,6 +671,57 @@ describe("the reader", () => {
     });
   });
 
+  it('does not let a concept most rows share pick the row: "car" is every saloon\'s "vehicle", "pickup" names one', () => {
+    const roadPrices: TableOf = {
+      documentId: "road",
+      title: "Road Car Insurance – Prices",
+      product: "road",
+      domain: "motor",
+      section: "Prices",
+      caption: "Annual premium (AED)",
+      labelHeader: "Vehicle class",
+    };
+    const row = (id: string, label: string, young: string, mid: string) =>
+      tableRow(roadPrices, id, label, [
+        ["Driver 18–24", young],
+        ["Driver 25–29", mid],
+      ]);
+    const rows = [
+      row("a", "Saloon / hatchback, 4 cylinders", "1,050", "820"),
+      row("b", "Saloon, 6 cylinders", "1,280", "990"),
+      row("c", "SUV / 4x4", "1,180", "910"),
+      row("d", "Pick-up / light van up to 3.5 tonnes", "1,390", "1,080"),
+    ];
+    const road = buildTaxonomy([{ id: "road", title: roadPrices.title, product: "road", domain: "motor", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const lexicon = parseConceptLexicon("vehicle\tcar | cars | saloon | hatchback | suv\tخودرو\ncommercial_vehicle\tvan | pickup | pick-up\tوانت\n", "test.tsv");
+    expect(read({ query: "how much is road car insurance for a pickup? i'm 26", language: "en", units: rows, taxonomy: road, lexicon })).toMatchObject({
+      kind: "answer",
+      basis: "cell",
+      claims: [{ text: expect.stringContaining("Driver 25–29: 1,080"), chunkIds: ["road#d"] }],
+    });
+  });
+
+  it('reads a hyphenated label word as said whole when the question writes it joined ("pickup" is all of "Pick-up", more than the "Van" of its concept)', () => {
+    const haulPrices: TableOf = {
+      documentId: "haul",
+      title: "Haul Cover – Prices",
+      product: "haul",
+      domain: "motor",
+      section: "Prices",
+      caption: "Annual premium",
+      labelHeader: "Vehicle",
+    };
+    const row = (id: string, label: string, price: string) => tableRow(haulPrices, id, label, [["Price", price]]);
+    const rows = [row("a", "Pick-up", "900"), row("b", "Van", "1,100"), row("c", "Saloon", "700"), row("d", "Motorcycle", "400")];
+    const haul = buildTaxonomy([{ id: "haul", title: haulPrices.title, product: "haul", domain: "motor", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const lexicon = parseConceptLexicon("commercial_vehicle\tvan | pickup | pick-up\tوانت\n", "test.tsv");
+    expect(read({ query: "haul price for a pickup?", language: "en", units: rows, taxonomy: haul, lexicon })).toMatchObject({
+      kind: "answer",
+      basis: "cell",
+      claims: [{ text: expect.stringContaining("900"), chunkIds: ["haul#a"] }],
+    });
+  });
+
   it('answers "how much X is covered" with the amount in X\'s row, a limit whatever the columns are called', () => {
     const plans: TableOf = { documentId: "nook", title: "Nook Home Contents", product: "nook", domain: "home", section: "Two plans", caption: null, labelHeader: "" };
     const row = (id: string, label: string, basic: string, gold: string) =>

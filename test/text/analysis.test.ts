@@ -78,6 +78,19 @@ describe("analyze: English", () => {
     expect(analyze("covered covers")).toEqual(["cover", "cover"]);
   });
 
+  it("reads a hyphenated compound as its parts, and joined when a part is no word of its own", () => {
+    // "up" is a stopword and "e" too short: the joined term is what matches "pickup", "email".
+    expect(analyze("Pick-up / light van")).toEqual(["pick", "pickup", "light", "van"]);
+    expect(analyze("pickup")).toEqual(["pickup"]);
+    expect(analyze("e‑mail")).toEqual(["mail", "email"]);
+    // Both parts are words: they carry it, and a joined term would weigh it twice against "third party".
+    expect(analyze("third-party cover")).toEqual(analyze("third party cover"));
+    // A hyphen before a number or between spaces joins nothing.
+    expect(analyze("COVID-19")).toEqual(["covid", "19"]);
+    expect(words("well - then")).toEqual(["well", "then"]);
+    expect(words("Pick-up")).toEqual(["pick", "up"]);
+  });
+
   it("keeps contractions whole whatever the apostrophe", () => {
     expect(words("Don’t")).toEqual(["don't"]);
     expect(analyze("Don’t claim")).toEqual(["claim"]);
