@@ -126,6 +126,8 @@ const FA_COLLOQUIAL_ENDINGS = [
   "و",
   "ه",
   "ی",
+  // «استخردار» "with a pool", «پارکینگدار»: the having-suffix written without ZWNJ.
+  "دار",
 ];
 
 function persianVariants(term: string): string[] {

@@ -44,6 +44,7 @@ export function labelMatch(
   questionWeight = 0,
   denied: Denied | null = null,
   shared: ReadonlySet<string> = new Set(),
+  matched?: Set<string>,
 ): number {
   const words = [...termsOf(label)].filter((t) => !/\d/u.test(t) && !UNIT_WORDS.has(t));
   const parsed = parseInterval(label, unitHint(headerHint));
@@ -78,7 +79,10 @@ export function labelMatch(
       const said = polarity(t);
       if (said !== null) return said ? sum + weight(t) : sum;
     }
-    if (questionTerms.has(t) || isJoinedPair(t, questionTerms) || isPartOfSaid(t, words, questionTerms)) return sum + weight(t);
+    if (questionTerms.has(t) || isJoinedPair(t, questionTerms) || isPartOfSaid(t, words, questionTerms)) {
+      matched?.add(t);
+      return sum + weight(t);
+    }
     const concept = lexicon?.conceptOfTerm(t);
     if (concept === undefined || shared.has(concept)) return sum;
     if (concepts?.has(concept) === true) return sum + CONCEPT_LABEL_WEIGHT * weight(t);

@@ -90,6 +90,22 @@ export function tablesOf(units: readonly ReadingUnit[]): Table[] {
 // A label's terms are looked up, not recomputed, on every turn that reads its table.
 const termsOf = termSet;
 
+/**
+ * Of nested labels ("Villa", "Villa with private pool"), the one saying more of the question's
+ * words: the best-scored label's words the question says, all said by another label with more
+ * of them, make that one the row ("villa with a pool" is not the plain villa, though "Villa" is
+ * all said). The widest such label, when one is.
+ */
+function wider(rows: ReadonlyArray<{ score: number; matched: ReadonlySet<string> }>, best: number | null): number | null {
+  if (best === null || rows[best]!.matched.size === 0) return best;
+  const base = rows[best]!.matched;
+  const supersets = rows.flatMap((r, i) => (i !== best && r.matched.size > base.size && [...base].every((t) => r.matched.has(t)) ? [i] : []));
+  if (supersets.length === 0) return best;
+  const widest = Math.max(...supersets.map((i) => rows[i]!.matched.size));
+  const at = supersets.filter((i) => rows[i]!.matched.size === widest);
+  return at.length === 1 ? at[0]! : best;
+}
+
 /** True when a set of labels is a dimension the question must pick from (ranges or names), not free text. */
 function isDimension(labels: readonly string[]): boolean {
   if (labels.length < 2) return false;
@@ -141,8 +157,9 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   );
   const rowScores = table.rows.map((r) => {
     const used = new Set(rowQuantities);
-    const score = labelMatch(r.label, contextHint, question, questionTerms, used, weight, questionWeight, rowDenied, rowShared);
-    return { score, used };
+    const matched = new Set<string>();
+    const score = labelMatch(r.label, contextHint, question, questionTerms, used, weight, questionWeight, rowDenied, rowShared, matched);
+    return { score, used, matched };
   });
 
   const pick = (scores: readonly number[]): number | null => {
@@ -156,7 +173,7 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   const columnMatched = table.columns.length > 1 && columnIndex !== null;
   // One row seen is still read against the question: "Above 500,000" is not the row of 150,000.
   const lone = table.rows.length === 1 && !contradicts(table.rows[0]!.label, contextHint, question);
-  const rowIndex: number | null = lone ? 0 : pick(rowScores.map((r) => r.score));
+  const rowIndex: number | null = lone ? 0 : wider(rowScores, pick(rowScores.map((r) => r.score)));
   // Quantities the picked column's interval holds, then the picked row's.
   const held = (columnIndex === null ? 0 : columnHeld[columnIndex]!) + (rowIndex === null ? 0 : rowScores[rowIndex]!.used.size - rowQuantities.size);
   const rowMatched = table.rows.length > 1 && rowIndex !== null;

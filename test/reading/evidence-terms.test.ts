@@ -42,6 +42,12 @@ describe("the tenant's form of a colloquial Persian word", () => {
     const pets = buildTaxonomy([{ id: "p", title: "بیمه حیوانات", product: "p", domain: "p", lang: "fa", text: "گربه و سگ شما" }]);
     expect(tenantForm(pets, analyze("گربمو")[0]!)).toBe(analyze("گربه")[0]);
   });
+
+  it("reads the having-suffix written without ZWNJ as the thing had («استخردار» is «استخر»), only when the documents use that word", () => {
+    const villas = buildTaxonomy([{ id: "v", title: "بیمه ساختمان", product: "v", domain: "v", lang: "fa", text: "ویلا با استخر اختصاصی" }]);
+    expect(tenantForm(villas, analyze("استخردار")[0]!)).toBe(analyze("استخر")[0]);
+    expect(tenantForm(taxonomy, analyze("استخردار")[0]!)).toBe(analyze("استخردار")[0]);
+  });
 });
 
 describe("what a question is about", () => {

@@ -722,6 +722,31 @@ describe("the reader", () => {
     });
   });
 
+  it('of nested row labels, reads the one saying more of the question ("a villa with a pool" is not the plain "Villa")', () => {
+    const keepRates: TableOf = {
+      documentId: "keep",
+      title: "Keep Building Cover – Rates",
+      product: "keep",
+      domain: "home",
+      section: "Rates",
+      caption: "Annual rate",
+      labelHeader: "Property",
+    };
+    const row = (id: string, label: string, minimum: string) => tableRow(keepRates, id, label, [["Minimum premium", minimum]]);
+    const rows = [row("a", "Apartment", "350"), row("b", "Villa", "650"), row("c", "Villa with private pool", "750")];
+    const keep = buildTaxonomy([{ id: "keep", title: keepRates.title, product: "keep", domain: "home", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    expect(read({ query: "what is keep's minimum premium for a villa with a pool?", language: "en", units: rows, taxonomy: keep })).toMatchObject({
+      kind: "answer",
+      basis: "cell",
+      claims: [{ text: expect.stringContaining("750"), chunkIds: ["keep#c"] }],
+    });
+    // A plain villa is still the plain villa's row.
+    expect(read({ query: "what is keep's minimum premium for a villa?", language: "en", units: rows, taxonomy: keep })).toMatchObject({
+      kind: "answer",
+      claims: [{ chunkIds: ["keep#b"] }],
+    });
+  });
+
   it('answers "how much X is covered" with the amount in X\'s row, a limit whatever the columns are called', () => {
     const plans: TableOf = { documentId: "nook", title: "Nook Home Contents", product: "nook", domain: "home", section: "Two plans", caption: null, labelHeader: "" };
     const row = (id: string, label: string, basic: string, gold: string) =>
