@@ -80,7 +80,8 @@ export function labelMatch(
       if (said !== null) return said ? sum + weight(t) : sum;
     }
     if (questionTerms.has(t) || isJoinedPair(t, questionTerms) || isPartOfSaid(t, words, questionTerms)) {
-      matched?.add(t);
+      // A word the customer says is not so ("no pool") is no more of the question said.
+      if (question.denied?.has(t) !== true) matched?.add(t);
       return sum + weight(t);
     }
     const concept = lexicon?.conceptOfTerm(t);

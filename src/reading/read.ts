@@ -13,6 +13,7 @@ import { deniedTerms } from "./negation.js";
 import { AMOUNT_ATTRIBUTES, cover, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
 import { type CellReading, readTable, recordRow, renderCell, type Table, tablesOf } from "./table.js";
 import { moreSpecific, resolvedByContext } from "./said.js";
+import { alsoAskedColumns } from "./clauses.js";
 import { carriedTerms, followUpFocus, statedTerms, withContextQuantities } from "./context.js";
 import { namesAny, ruledOut } from "./excluded.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
@@ -311,7 +312,15 @@ export function read(input: ReaderInput): ReaderVerdict {
     return {
       kind: "answer",
       basis: "cell",
-      claims: [{ text: renderCell(reading), chunkIds: [reading.row.unit.chunkId] }],
+      claims: [
+        {
+          text: renderCell(
+            reading,
+            alsoAskedColumns(reading, input.context ?? input.query, corrected, taxonomy, (t) => termWeight(taxonomy, t)),
+          ),
+          chunkIds: [reading.row.unit.chunkId],
+        },
+      ],
       coverage: best.score.coverage,
       documentId: best.table.documentId,
       product: best.table.sample.product,

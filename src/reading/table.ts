@@ -272,8 +272,9 @@ function kindUnit(q: Quantity): string | null {
 }
 
 /** The cell with its labels, verbatim: "<caption> — <row label> — <header>: <value>". */
-export function renderCell(reading: Extract<CellReading, { kind: "cell" }>): string {
+/** "caption — row — header: value", with the further cells a message asked of the row after the first ("; header: value"). */
+export function renderCell(reading: Extract<CellReading, { kind: "cell" }>, also: ReadonlyArray<{ header: string; value: string }> = []): string {
   const parts = [reading.table.caption, reading.row.label].filter((p): p is string => p !== null && p.trim() !== "");
-  const cell = reading.column.header.trim() === "" ? reading.column.value : `${reading.column.header}: ${reading.column.value}`;
-  return [...parts, cell].join(" — ");
+  const cell = (c: { header: string; value: string }) => (c.header.trim() === "" ? c.value : `${c.header}: ${c.value}`);
+  return [...parts, [reading.column, ...also].map(cell).join("; ")].join(" — ");
 }

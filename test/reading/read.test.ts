@@ -745,6 +745,41 @@ describe("the reader", () => {
       kind: "answer",
       claims: [{ chunkIds: ["keep#b"] }],
     });
+    // So is one the customer says has no pool («استخر نداره»): a denied word is no more of the question said.
+    const kip: TableOf = { documentId: "kip", title: "بیمه ساختمان کیپ", product: "kip", domain: "home", section: "نرخ", caption: "نرخ سالانه", labelHeader: "نوع ملک" };
+    const faRow = (id: string, label: string, minimum: string) => ({ ...tableRow(kip, id, label, [["حداقل حق بیمه", minimum]]), lang: "fa" as const });
+    const faRows = [faRow("a", "آپارتمان", "350"), faRow("b", "ویلا", "650"), faRow("c", "ویلا با استخر اختصاصی", "750")];
+    const kipTaxonomy = buildTaxonomy([{ id: "kip", title: kip.title, product: "kip", domain: "home", lang: "fa", text: faRows.map((r) => r.text).join("\n") }]);
+    const faRead = (query: string) => read({ query, language: "fa", units: faRows, taxonomy: kipTaxonomy, context: query });
+    expect(faRead("حداقل حق بیمه کیپ برای ویلا چقدره؟ استخر نداره")).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["kip#b"] }] });
+    expect(faRead("حداقل حق بیمه کیپ برای ویلای استخردار چقدره؟")).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["kip#c"] }] });
+  });
+
+  it("answers each question of a message that asks two things of one row with that row's two cells", () => {
+    const keepRates: TableOf = {
+      documentId: "keep",
+      title: "Keep Building Cover – Rates",
+      product: "keep",
+      domain: "home",
+      section: "Rates",
+      caption: "Annual rate",
+      labelHeader: "Property",
+    };
+    const row = (id: string, label: string, rate: string, minimum: string) =>
+      tableRow(keepRates, id, label, [
+        ["Rate per 1,000 of rebuild value", rate],
+        ["Minimum premium", minimum],
+      ]);
+    const rows = [row("a", "Apartment", "0.45", "350"), row("b", "Villa", "0.75", "650")];
+    const keep = buildTaxonomy([{ id: "keep", title: keepRates.title, product: "keep", domain: "home", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const both = read({ query: "What is keep's rate for a villa? And the minimum premium?", language: "en", units: rows, taxonomy: keep });
+    expect(both).toMatchObject({ kind: "answer", basis: "cell", claims: [{ chunkIds: ["keep#b"] }] });
+    const text = both.kind === "answer" ? both.claims[0]!.text : "";
+    expect(text).toContain("0.75");
+    expect(text).toContain("650");
+    // One question, one cell.
+    const one = read({ query: "What is keep's minimum premium for a villa?", language: "en", units: rows, taxonomy: keep });
+    expect(one.kind === "answer" ? one.claims[0]!.text : "").not.toContain("0.75");
   });
 
   it('answers "how much X is covered" with the amount in X\'s row, a limit whatever the columns are called', () => {
