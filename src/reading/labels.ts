@@ -97,7 +97,8 @@ export function labelMatch(
 }
 
 // A number (or range) and the word after it: "2 or more incidents", "up to 3 claims".
-const COUNTED = /\d(?:\s*(?:\+|or more|or fewer|or less|and over|and above|و بیشتر|یا بیشتر))?\s+([\p{L}]{3,})/u;
+// Two letters are enough for a unit the question's quantities are not in: "20 km or more" is a distance, not an age of 20 and over.
+const COUNTED = /\d(?:\s*(?:\+|or more|or fewer|or less|and over|and above|و بیشتر|یا بیشتر))?\s+([\p{L}]{2,})/u;
 
 /** True when a label's number is followed by the thing it counts, a word that names no unit. */
 function countsOwnThing(label: string): boolean {

@@ -782,6 +782,25 @@ describe("the reader", () => {
     expect(one.kind === "answer" ? one.claims[0]!.text : "").not.toContain("0.75");
   });
 
+  it('does not put an age in a band of another unit ("20 km or more" is a distance, not 20 years and over)', () => {
+    const useFactors: TableOf = {
+      documentId: "lane-use",
+      title: "Lane Car Insurance – Factors",
+      product: "lane",
+      domain: "motor",
+      section: "Vehicle use",
+      caption: "Vehicle use",
+      labelHeader: "Use",
+    };
+    const row = (id: string, label: string, factor: string) => tableRow(useFactors, id, label, [["Factor", factor]]);
+    const rows = [row("a", "Commute under 20 km one way", "×1.00"), row("b", "Commute 20 km or more one way", "×1.12"), row("c", "Business use", "×1.25")];
+    const lane = buildTaxonomy([{ id: "lane-use", title: useFactors.title, product: "lane", domain: "motor", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    expect(read({ query: "i'm 28. what is lane's factor for business use?", language: "en", units: rows, taxonomy: lane })).toMatchObject({
+      kind: "answer",
+      claims: [{ text: expect.stringContaining("×1.25"), chunkIds: ["lane-use#c"] }],
+    });
+  });
+
   it('answers "how much X is covered" with the amount in X\'s row, a limit whatever the columns are called', () => {
     const plans: TableOf = { documentId: "nook", title: "Nook Home Contents", product: "nook", domain: "home", section: "Two plans", caption: null, labelHeader: "" };
     const row = (id: string, label: string, basic: string, gold: string) =>
