@@ -96,7 +96,9 @@ export function conversationSignal({ text, reading, history, gates, clarifying =
   // a shrug (a reply that picks nothing reads as mild frustration, and it counts toward the
   // clarify budget).
   if (reading.label === "frustration" && (!clarifying || (reading.confident && !shrug))) {
-    const earlier = history.find((h) => gates.read(h.user).scores.frustration >= AGAIN_EARLIER);
+    // While clarifying, a reply that picked nothing and was asked the question again ("no idea
+    // which") was read as no complaint then: it counts toward the clarify budget, not as anger.
+    const earlier = history.find((h, i) => gates.read(h.user).scores.frustration >= AGAIN_EARLIER && !(clarifying && pickedNothing(history, i)));
     if (earlier !== undefined) return { signal: "again", detail: `frustrated again (p=${reading.probability.toFixed(2)}) after an earlier complaint about the answers` };
   }
   // Rising anger: when a clarifying question is pending, only with its marks (shouting, "?!!"): a
@@ -109,4 +111,9 @@ export function conversationSignal({ text, reading, history, gates, clarifying =
     return { signal: "rising", detail: `anger rising across turns (${angerBefore.toFixed(2)} → ${annoyance.toFixed(2)})` };
   }
   return null;
+}
+
+/** True when the turn at `i` replied to a clarifying question and was asked it again: its reply picked nothing. */
+function pickedNothing(history: readonly HistoryEntry[], i: number): boolean {
+  return i > 0 && history[i - 1]!.outcome === "clarify" && history[i]!.outcome === "clarify";
 }

@@ -70,6 +70,19 @@ describe("conversation-level frustration", () => {
     expect(conversationSignal({ text: "dunno honestly", reading: sure, history, gates: gatesOf(readings), clarifying: true })).toMatchObject({ signal: "again" });
   });
 
+  it("does not count an earlier reply that picked nothing (and was asked the question again) as a complaint while the question is pending", () => {
+    const readings = { "no idea which": reading("frustration", 0.6), "i told you, no idea": { ...reading("frustration", 0.85), confident: true } };
+    const read = (history: HistoryEntry[], clarifying: boolean) =>
+      conversationSignal({ text: "i told you, no idea", reading: readings["i told you, no idea"], history, gates: gatesOf(readings), clarifying });
+    // "what's the excess?" was asked which product; "no idea which" picked none and was asked again.
+    const loop = [entry("what's the excess?", "clarify"), entry("no idea which", "clarify")];
+    expect(read(loop, true)).toBeNull();
+    // The same words after an answer were a complaint about it.
+    const answered = [entry("what's the excess?", "answer"), entry("no idea which", "answer")];
+    expect(read(answered, true)).toMatchObject({ signal: "again" });
+    expect(read(loop, false)).toMatchObject({ signal: "again" });
+  });
+
   it("anger that rises from one message to the next", () => {
     const readings = { "hmm, that doesn't really answer it": reading("knowledge", 0.6, 0.25), "ARE YOU EVEN READING WHAT I WRITE": reading("knowledge", 0.5, 0.3) };
     expect(signal("ARE YOU EVEN READING WHAT I WRITE", ["hmm, that doesn't really answer it"], readings)).toMatchObject({ signal: "rising" });
