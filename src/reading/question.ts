@@ -142,10 +142,19 @@ const CUES: ReadonlyArray<[Attribute, RegExp]> = [
   ["how", new RegExp(W("how (?:do|can|should) i|how to|steps|procedure|process|what should i do|چطور|چگونه|چه کار کنم|چیکار کنم|مراحل|روال"), "u")],
 ];
 
+const OWN_DETAILS = new RegExp(
+  `${W("my|our")}\\s+(?:(?:new|old|home|postal|mailing|current|registered)\\s+)?(?:(?:phone|telephone|mobile|cell|contact|whatsapp|email|e-mail)\\s+)?(?:address|number|email|e-mail|phone|telephone|mobile|contact details|details)(?![\\p{L}])` +
+    `|(?<![\\p{L}])(?:آدرس|نشانی|شماره(?:\\s+(?:تلفن|تماس|موبایل|همراه))?|ایمیل|تلفن)(?:\\s+(?:خونه|خانه|جدید))?\\s+(?:من|ما)(?![\\p{L}])`,
+  "gu",
+);
+
 export function analyzeQuestion(text: string, language?: Language): QuestionAnalysis {
   const folded = foldForMatch(text);
   const asked: Attribute[] = [];
-  for (const [attribute, cue] of CUES) if (cue.test(folded)) asked.push(attribute);
+  // "change my address", «شماره تلفن من»: the customer's own details are what the question is
+  // about, not the insurer's contact details it would ask for.
+  const own = folded.replace(OWN_DETAILS, " ");
+  for (const [attribute, cue] of CUES) if (attribute === "contact" ? cue.test(own) : cue.test(folded)) asked.push(attribute);
   return {
     language: language ?? detectLanguage(text).language,
     asked,

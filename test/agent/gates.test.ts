@@ -264,6 +264,12 @@ describe("the shipped classifier", () => {
     ["who scored in the derby last night", "out_of_scope"],
     ["how long does a payout usually take", "knowledge"],
     ["بیمه بدنه چه خسارت‌هایی رو پوشش میده؟", "knowledge"],
+    // Wanting to buy is no cancellation: "I want … insurance" without "cancel" (none of these is a training line).
+    ["i want to buy cover for my camera", "knowledge"],
+    ["we want to buy travel insurance for our honeymoon", "knowledge"],
+    ["میخوام یه بیمه برای دوربینم بخرم", "knowledge"],
+    ["i want to cancel my scooter insurance", "restricted:cancellation"],
+    ["میخوام بیمه اسکوترمو لغو کنم", "restricted:cancellation"],
   ] as const)("reads %j as %s, sure enough to act alone", (text, label) => {
     expect(bundleGates.read(text)).toMatchObject({ label, confident: true });
   });
