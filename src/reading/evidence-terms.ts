@@ -48,6 +48,13 @@ const QUANTITY_FRAME = new Set(
 const TAKES =
   /(?<![\p{L}])(?:what|which)\s+days(?![\p{L}])|(?<![\p{L}])چه\s+روز(?:هایی|های|ی)?(?![\p{L}])|(?<![\p{L}])(?:does|do|did|will|would|should|could|can)\s+(?:it|this|that|they|you)\s+take(?![\p{L}])|(?<![\p{L}])it\s+takes(?![\p{L}])|(?<![\p{L}])how\s+long(?![\p{L}])|(?<![\p{L}])چند\s+وقت(?![\p{L}])|(?<![\p{L}])(?:چقدر\s+)?طول\s+(?:می\s?کشه|می\s?کشد|بکشه)(?![\p{L}])/giu;
 
+/**
+ * "I don't care", "doesn't matter", «فرقی نمیکنه», «برام مهم نیست»: indifference, not a word to
+ * find ("care" would find "customer care"). Typographic apostrophes are folded before this runs.
+ */
+const INDIFFERENT =
+  /(?<![\p{L}])(?:i\s+)?(?:don'?t|do\s+not|couldn'?t|could\s+not)\s+care(?:\s+(?:less|which|at\s+all))?(?![\p{L}])|(?<![\p{L}])(?:it\s+)?(?:doesn'?t|does\s+not)\s+matter(?![\p{L}])|(?<![\p{L}])(?:برام|برای\s+من|واسم)?\s*(?:فرقی|فرق)\s+(?:نمیکنه|نمی\s?کند|نمی\s?کنه|نداره|ندارد)(?![\p{L}])|(?<![\p{L}])(?:برام|برای\s+من|واسم)?\s*مهم\s+نیست(?![\p{L}])/giu;
+
 /** "per year", "a month", «در سال»: the period a price is asked for, not the frame of a stated quantity. */
 const ASKED_PERIOD = /(?<![\p{L}])(?:per|a|an|each|every|در|هر)\s+(years?|months?|weeks?|days?|nights?|سال|ماه|هفته|روز|شب)(?![\p{L}])/giu;
 
@@ -55,7 +62,16 @@ const ASKED_PERIOD = /(?<![\p{L}])(?:per|a|an|each|every|در|هر)\s+(years?|mo
 export function questionTerms(text: string, hasQuantities = false): string[] {
   const periods = new Set([...text.matchAll(ASKED_PERIOD)].flatMap((m) => analyze(m[1]!)));
   const frame = (t: string) => hasQuantities && QUANTITY_FRAME.has(t) && !periods.has(t);
-  return [...new Set(analyze(text.replace(TAKES, " ")).filter((t) => !ASKING.has(t) && !/^\d/u.test(t) && !frame(t)))];
+  return [
+    ...new Set(
+      analyze(
+        text
+          .replace(/[\u2018\u2019]/gu, "'")
+          .replace(TAKES, " ")
+          .replace(INDIFFERENT, " "),
+      ).filter((t) => !ASKING.has(t) && !/^\d/u.test(t) && !frame(t)),
+    ),
+  ];
 }
 
 /** Inverse document frequency in the tenant's documents; unseen terms weigh most. */

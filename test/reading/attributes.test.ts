@@ -45,7 +45,13 @@ describe("the words that name an attribute", () => {
   });
 
   it("do not read the customer's own address or number as asking the insurer's contact details", () => {
-    for (const q of ["How do I change my address?", "how do i update my phone number?", "can I change my email address online?", "چطوری آدرس من رو عوض کنم؟", "شماره تلفن من عوض شده"]) {
+    for (const q of [
+      "How do I change my address?",
+      "how do i update my phone number?",
+      "can I change my email address online?",
+      "چطوری آدرس من رو عوض کنم؟",
+      "شماره تلفن من عوض شده",
+    ]) {
       expect(analyzeQuestion(q).asked, q).not.toContain("contact");
     }
     for (const q of ["what's your address?", "what is the phone number for claims?", "my address is wrong, what's your whatsapp number?", "آدرس شعبه مرکزی کجاست؟"]) {
