@@ -15,14 +15,14 @@ const ASKING = new Set(
     is are does do did was were be been please pls plz thanks hi hello hey dear sir madam guys guy you yours
     get gets got getting go goes going come comes coming came want wants wanted let say said tell mean means
     think thought sure ok okay yeah yes no also still already just even really actually exactly maybe pls thx u ur im ive
-    anything something thing things whatever whichever way like about around approximately roughly per typical typically usually normally
+    anything something thing things whatever whichever way like about around approximately roughly per typical typically usually normally usual
     اگه اگر اگرچه هم هنوز الان دیگه خب پس حالا واقعا مثلا یعنی فقط حتی شاید تو توی از به با برای رو را و یا ولی اما که
     میخواد میخوام میاد بیاد میره بره میگه بگه گفت گفتن شده میشه بشه میشن کنه میکنه میکنم بکنم داشته باشه باشه بود بودن
     چه چی چیه چیست چیزی چطور چطوری چگونه کدام کدوم کی کجا چرا چقدر چقدره چقد چند چنده چندمه آیا ایا لطفا لطفاً ممنون سلام
     میشه می شود میشود بشه باشه هست است هستش بگید بگین بگو بفرمایید بدونم میخوام میخواستم می خواهم خواهشا
     دارم داره دارد دارید داریم کنم کنید میکنه میکند میده میدن میدین میدید بده بدن
     میتونم میتونی میتونه میتونیم میتونید میتونن نمیتونم بتونم بتونه
-    بعد بعدش قبل قبلش هرچی هرچه
+    بعد بعدش قبل قبلش هرچی هرچه همیشه همیشگی همیشگیه معمولا معمولاً
     kick kicks`),
 );
 

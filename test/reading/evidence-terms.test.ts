@@ -65,7 +65,7 @@ describe("a reply to a clarifying question", () => {
     doc("trip", "Trip Insurance", "Trip insurance covers a trip abroad."),
     doc("home", "Home Insurance", "Home insurance covers your house and contents."),
     doc("pet", "Pet Insurance", "Pet insurance pays vet bills for a dog or cat, whatever the cause."),
-    doc("contact", "Contact Us", "Call customer care or email us."),
+    doc("contact", "Contact Us", "Call customer care or email us, as usual: we answer as always («همیشگی»)."),
   ]);
   it("adds something when it says a figure or a word few of the documents use, nothing with words every page says or none does", () => {
     expect(addsToQuestion("the insurance", "How much does it cost?", taxonomy)).toBe(false);
@@ -77,7 +77,7 @@ describe("a reply to a clarifying question", () => {
     // A word the question already had adds nothing.
     expect(addsToQuestion("the dog one", "How much is dog insurance?", taxonomy)).toBe(false);
     // Indifference is no word to find, though a page says "customer care"; "care" asked about still is one.
-    for (const reply of ["any, i don’t care", "it doesn't matter", "فرقی نمیکنه", "برام مهم نیست"]) {
+    for (const reply of ["any, i don’t care", "it doesn't matter", "فرقی نمیکنه", "برام مهم نیست", "the usual one", "همون همیشگی"]) {
       expect(addsToQuestion(reply, "How much does it cost?", taxonomy), reply).toBe(false);
     }
     expect(addsToQuestion("the customer care one", "How much does it cost?", taxonomy)).toBe(true);
