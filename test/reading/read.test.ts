@@ -1419,6 +1419,11 @@ describe("the reader", () => {
       kind: "answer",
       claims: [{ text: expect.stringContaining("480") }],
     });
+    // "no plus" says the same; "no claims" names no plan, so it rules nothing out.
+    expect(read({ query: "How much is Mehr for 90 days for a 45 year old, no plus?", language: "en", units: rows, taxonomy: mehr })).toMatchObject({
+      kind: "answer",
+      claims: [{ text: expect.stringContaining("480") }],
+    });
   });
 
   it("picks the column whose label names the broader concept of a question word (a speeding ticket is a conviction)", () => {
