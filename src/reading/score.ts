@@ -267,6 +267,14 @@ export function tableScore(
   const fitted = question.quantities.filter(judgeable).length;
   if (reading.kind === "cell") {
     const own = termSet(`${reading.row.label} ${reading.column.header} ${reading.column.value}`);
+    // The row's other cells say when its value holds ("Condition: you also hold a renters
+    // policy"): context of the cell, as its section's text is.
+    const rowContext = termSet(
+      reading.row.values
+        .filter((v) => v.column !== reading.column.column)
+        .map((v) => v.value)
+        .join(" "),
+    );
     // A table is about what its page is about: a grid of figures under "Monthly Prices" states prices.
     const about = union(union(union(own, context), header), title);
     // "How much cash is covered?", "windscreen limit?": the amount in the row the question names
@@ -275,7 +283,7 @@ export function tableScore(
     const score = cover(
       question,
       terms,
-      { own, context: union(context, header), title, lang, product: sample.product, form: reading.column.value, ...(statesLimit ? { states: LIMIT } : {}) },
+      { own, context: union(union(context, header), rowContext), title, lang, product: sample.product, form: reading.column.value, ...(statesLimit ? { states: LIMIT } : {}) },
       taxonomy,
       // Only a row or column whose interval holds a stated quantity fits it: "Annual limit — Elite"
       // picked by words says nothing of a 62-year-old's premium.

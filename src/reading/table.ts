@@ -173,7 +173,7 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   const columnMatched = table.columns.length > 1 && columnIndex !== null;
   // One row seen is still read against the question: "Above 500,000" is not the row of 150,000.
   const lone = table.rows.length === 1 && !contradicts(table.rows[0]!.label, contextHint, question);
-  const rowIndex: number | null = lone ? 0 : wider(rowScores, pick(rowScores.map((r) => r.score)));
+  const rowIndex: number | null = lone ? 0 : wider(rowScores, toldByRow(table.rows, rowScores, pick(rowScores.map((r) => r.score)), questionTerms, weight));
   // Quantities the picked column's interval holds, then the picked row's.
   const held = (columnIndex === null ? 0 : columnHeld[columnIndex]!) + (rowIndex === null ? 0 : rowScores[rowIndex]!.used.size - rowQuantities.size);
   const rowMatched = table.rows.length > 1 && rowIndex !== null;
@@ -213,6 +213,37 @@ export function readTable(table: Table, question: QuestionAnalysis, weight: (ter
   const value = row.values.find((v) => v.column === wanted.column);
   if (value === undefined) return { kind: "no_match", table, dimension: "column" };
   return { kind: "cell", table, row, column: value, rowMatched, columnMatched, quantitiesHeld: held };
+}
+
+/**
+ * Of rows whose labels say the same words of the question ("Multi-line", "Multi-vehicle" both say
+ * "multi" of a multi-policy discount), the one whose cells say most of its other words ("You also
+ * hold a HarbourNest renters … policy"): how rare each label's unsaid word is does not choose
+ * between them. The best-scored row otherwise, or when no cell or several say most.
+ */
+function toldByRow(
+  rows: readonly TableRow[],
+  scores: ReadonlyArray<{ score: number; matched: ReadonlySet<string> }>,
+  best: number | null,
+  questionTerms: ReadonlySet<string>,
+  weight: (term: string) => number,
+): number | null {
+  const top = Math.max(0, ...scores.map((r) => r.score));
+  if (top <= 0) return best;
+  const lead = best ?? scores.findIndex((r) => r.score === top);
+  const words = scores[lead]!.matched;
+  if (words.size === 0) return best;
+  const same = (a: ReadonlySet<string>) => a.size === words.size && [...a].every((t) => words.has(t));
+  const tied = scores.flatMap((r, i) => (r.score > 0 && same(r.matched) ? [i] : []));
+  if (tied.length < 2) return best;
+  const said = tied.map((i) => {
+    const label = termsOf(rows[i]!.label);
+    const cells = termsOf(rows[i]!.values.map((v) => v.value).join(" "));
+    return [...cells].filter((t) => questionTerms.has(t) && !label.has(t) && !/\d/u.test(t)).reduce((sum, t) => sum + weight(t), 0);
+  });
+  const most = Math.max(0, ...said);
+  const at = said.flatMap((w, k) => (w === most ? [tied[k]!] : []));
+  return most > 0 && at.length === 1 ? at[0]! : best;
 }
 
 /**

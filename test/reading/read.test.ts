@@ -801,6 +801,42 @@ describe("the reader", () => {
     });
   });
 
+  it("reads the row whose cells say the question's other words when the labels say the same of it, and a 'Saving' column as the discount", () => {
+    const discounts: TableOf = {
+      documentId: "wheel-discounts",
+      title: "Wheel Auto – Discounts",
+      product: "wheel",
+      domain: "motor",
+      section: "Discounts",
+      caption: null,
+      labelHeader: "Discount",
+    };
+    const row = (id: string, label: string, saving: string, condition: string) =>
+      tableRow(discounts, id, label, [
+        ["Saving", saving],
+        ["Condition", condition],
+      ]);
+    const rows = [
+      row("a", "Multi-line", "10%", "You also hold a Nook renters policy"),
+      row("b", "Multi-vehicle", "12%", "Two or more vehicles on the same policy"),
+      row("c", "Winter tires", "5%", "Four winter tires from December"),
+    ];
+    const pets = paragraph(
+      { chunkId: "paw#p", product: "paw", domain: "pets", title: "Paw Pet Insurance", section: "Adding a pet" },
+      "The 5% multi-pet discount applies automatically.",
+    );
+    const taxonomy = buildTaxonomy([
+      { id: "wheel-discounts", title: discounts.title, product: "wheel", domain: "motor", lang: "en", text: rows.map((r) => r.text).join("\n") },
+      { id: "nook", title: "Nook Renters Insurance", product: "nook", domain: "home", lang: "en", text: "Nook renters insurance covers your contents. Vehicles are not covered." },
+      { id: "paw", title: "Paw Pet Insurance", product: "paw", domain: "pets", lang: "en", text: pets.text },
+    ]);
+    expect(read({ query: "is there a multi-policy discount if i have renters and auto?", language: "en", units: [...rows, pets], taxonomy })).toMatchObject({
+      kind: "answer",
+      basis: "cell",
+      claims: [{ text: expect.stringContaining("Saving: 10%"), chunkIds: ["wheel-discounts#a"] }],
+    });
+  });
+
   it('answers "how much X is covered" with the amount in X\'s row, a limit whatever the columns are called', () => {
     const plans: TableOf = { documentId: "nook", title: "Nook Home Contents", product: "nook", domain: "home", section: "Two plans", caption: null, labelHeader: "" };
     const row = (id: string, label: string, basic: string, gold: string) =>
