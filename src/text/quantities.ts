@@ -85,6 +85,11 @@ const AGE = [
     String.raw`(?:aged?|i am|i['’]m|im|he is|she is|he['’]s|she['’]s|hes|shes|is|am)\s+(${NUM})(?!\d|[.,]\d|\s*(?:%|days?|months?|weeks?|aed|dirhams?|k(?![\p{L}])))`,
     "gu",
   ),
+  // "if they are 72?", "we're 64 and 66": people's ages when nothing follows the number ("we are 4 people" is a count).
+  new RegExp(
+    String.raw`(?:(?:they|we|parents|grandparents|in-laws|kids|children|sons|daughters|twins)\s+(?:are|were)|they['’]re|we['’]re|theyre)\s+(${NUM})(?=\s*(?:$|[?.,!;&]|and(?![\p{L}])))`,
+    "gu",
+  ),
   new RegExp(String.raw`(${NUM})\s*(?:سال|ساله|سالمه|سالشه|سالش|سالمونه|سالشونه|سالم|سالمان)(?![\p{L}])`, "gu"),
   new RegExp(String.raw`(?:سن|سنم|سنش)\s*(${NUM})`, "gu"),
   // "my sister (25)", "me (38), my wife (35)": an age in brackets after the person it belongs to.

@@ -32,6 +32,10 @@ describe("quantities in questions", () => {
     ["a ring of ₹45,000", [{ kind: "money", value: 45_000 }]],
     ["دوچرخه‌ام ۱۲۰۰ یورو است", [{ kind: "money", value: 1_200 }]],
     ["my dog weighs 30 pounds", [{ kind: "count", value: 30 }]],
+    // People's ages said with "are" when nothing follows the number; a head count is a count.
+    ["can my parents get super visa insurance if they are 72?", [{ kind: "age", value: 72 }]],
+    ["my parents are 70, can they apply?", [{ kind: "age", value: 70 }]],
+    ["we are 4 people travelling", [{ kind: "count", value: 4 }]],
   ])("%s", (text, expected) => {
     expect(parseQuantities(text)).toEqual(expected);
   });
