@@ -38,6 +38,10 @@ const tableRow = (t: TableOf, id: string, label: string, cells: ReadonlyArray<re
   },
 });
 
+/** The taxonomy of one English table's rows, as one document of the table's product. */
+const tableTaxonomy = (t: TableOf, rows: readonly ReadingUnit[]) =>
+  buildTaxonomy([{ id: t.documentId, title: t.title, product: t.product, domain: t.domain, lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+
 const tripPrices: TableOf = {
   documentId: "trip-prices",
   title: "Voyager Travel Cover – Prices",
@@ -692,7 +696,7 @@ describe("the reader", () => {
       row("c", "SUV / 4x4", "1,180", "910"),
       row("d", "Pick-up / light van up to 3.5 tonnes", "1,390", "1,080"),
     ];
-    const road = buildTaxonomy([{ id: "road", title: roadPrices.title, product: "road", domain: "motor", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const road = tableTaxonomy(roadPrices, rows);
     const lexicon = parseConceptLexicon("vehicle\tcar | cars | saloon | hatchback | suv\tخودرو\ncommercial_vehicle\tvan | pickup | pick-up\tوانت\n", "test.tsv");
     expect(read({ query: "how much is road car insurance for a pickup? i'm 26", language: "en", units: rows, taxonomy: road, lexicon })).toMatchObject({
       kind: "answer",
@@ -713,7 +717,7 @@ describe("the reader", () => {
     };
     const row = (id: string, label: string, price: string) => tableRow(haulPrices, id, label, [["Price", price]]);
     const rows = [row("a", "Pick-up", "900"), row("b", "Van", "1,100"), row("c", "Saloon", "700"), row("d", "Motorcycle", "400")];
-    const haul = buildTaxonomy([{ id: "haul", title: haulPrices.title, product: "haul", domain: "motor", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const haul = tableTaxonomy(haulPrices, rows);
     const lexicon = parseConceptLexicon("commercial_vehicle\tvan | pickup | pick-up\tوانت\n", "test.tsv");
     expect(read({ query: "haul price for a pickup?", language: "en", units: rows, taxonomy: haul, lexicon })).toMatchObject({
       kind: "answer",
@@ -734,7 +738,7 @@ describe("the reader", () => {
     };
     const row = (id: string, label: string, minimum: string) => tableRow(keepRates, id, label, [["Minimum premium", minimum]]);
     const rows = [row("a", "Apartment", "350"), row("b", "Villa", "650"), row("c", "Villa with private pool", "750")];
-    const keep = buildTaxonomy([{ id: "keep", title: keepRates.title, product: "keep", domain: "home", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const keep = tableTaxonomy(keepRates, rows);
     expect(read({ query: "what is keep's minimum premium for a villa with a pool?", language: "en", units: rows, taxonomy: keep })).toMatchObject({
       kind: "answer",
       basis: "cell",
@@ -771,7 +775,7 @@ describe("the reader", () => {
         ["Minimum premium", minimum],
       ]);
     const rows = [row("a", "Apartment", "0.45", "350"), row("b", "Villa", "0.75", "650")];
-    const keep = buildTaxonomy([{ id: "keep", title: keepRates.title, product: "keep", domain: "home", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const keep = tableTaxonomy(keepRates, rows);
     const both = read({ query: "What is keep's rate for a villa? And the minimum premium?", language: "en", units: rows, taxonomy: keep });
     expect(both).toMatchObject({ kind: "answer", basis: "cell", claims: [{ chunkIds: ["keep#b"] }] });
     const text = both.kind === "answer" ? both.claims[0]!.text : "";
@@ -794,7 +798,7 @@ describe("the reader", () => {
     };
     const row = (id: string, label: string, factor: string) => tableRow(useFactors, id, label, [["Factor", factor]]);
     const rows = [row("a", "Commute under 20 km one way", "×1.00"), row("b", "Commute 20 km or more one way", "×1.12"), row("c", "Business use", "×1.25")];
-    const lane = buildTaxonomy([{ id: "lane-use", title: useFactors.title, product: "lane", domain: "motor", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    const lane = tableTaxonomy(useFactors, rows);
     expect(read({ query: "i'm 28. what is lane's factor for business use?", language: "en", units: rows, taxonomy: lane })).toMatchObject({
       kind: "answer",
       claims: [{ text: expect.stringContaining("×1.25"), chunkIds: ["lane-use#c"] }],
