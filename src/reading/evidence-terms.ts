@@ -16,6 +16,7 @@ const ASKING = new Set(
     get gets got getting go goes going come comes coming came want wants wanted let say said tell mean means
     think thought sure ok okay yeah yes no also still already just even really actually exactly maybe pls thx u ur im ive
     anything something thing things whatever whichever way like about around approximately roughly per typical typically usually normally usual
+    offer offers offered offering
     اگه اگر اگرچه هم هنوز الان دیگه خب پس حالا واقعا مثلا یعنی فقط حتی شاید تو توی از به با برای رو را و یا ولی اما که
     میخواد میخوام میاد بیاد میره بره میگه بگه گفت گفتن شده میشه بشه میشن کنه میکنه میکنم بکنم داشته باشه باشه بود بودن
     چه چی چیه چیست چیزی چطور چطوری چگونه کدام کدوم کی کجا چرا چقدر چقدره چقد چند چنده چندمه آیا ایا لطفا لطفاً ممنون سلام
@@ -212,21 +213,23 @@ const NOT_FOCUS = new Set(
  * concepts), not merely occur somewhere ("damage by pets" in an exclusion list).
  */
 const OFFERED_PATTERNS: readonly RegExp[] = [
-  /(?<![\p{L}])(?:do|does|can|could|would)\s+(?:you|u|ya|they)\s+(?:guys\s+)?(?:do|offer|sell|have|provide)\s+(?:an?\s+|any\s+)?([\p{L}'-]{3,})\s+(?:insurance|insurence|cover|coverage|policy|policies)(?![\p{L}])/gu,
-  /(?<![\p{L}])(?:is|are)\s+there\s+(?:an?\s+|any\s+)?([\p{L}'-]{3,})\s+(?:insurance|insurence|cover|policy)(?![\p{L}])/gu,
-  /(?<![\p{L}])(?:can|could)\s+i\s+(?:buy|get|take out|purchase)\s+(?:an?\s+|some\s+)?([\p{L}'-]{3,})\s+(?:insurance|insurence|cover|policy)(?![\p{L}])/gu,
+  /(?<![\p{L}])(?:do|does|can|could|would)\s+(?:you|u|ya|they)\s+(?:guys\s+)?(?:do|offer|sell|have|provide)\s+(?:an?\s+|any\s+)?((?:[\p{L}'-]{2,}\s+)?[\p{L}'-]{3,})\s+(?:insurance|insurence|cover|coverage|policy|policies)(?![\p{L}])/gu,
+  /(?<![\p{L}])(?:is|are)\s+there\s+(?:an?\s+|any\s+)?((?:[\p{L}'-]{2,}\s+)?[\p{L}'-]{3,})\s+(?:insurance|insurence|cover|policy)(?![\p{L}])/gu,
+  /(?<![\p{L}])(?:can|could)\s+i\s+(?:buy|get|take out|purchase)\s+(?:an?\s+|some\s+)?((?:[\p{L}'-]{2,}\s+)?[\p{L}'-]{3,})\s+(?:insurance|insurence|cover|policy)(?![\p{L}])/gu,
   /(?<![\p{L}]|حق\s)بیمه\s+([\p{L}]{2,})\s+(?:هم\s+)?(?:دارید|دارین|ارائه|میفروشید|می\s?فروشید)/gu,
 ];
 
-export function offeredKinds(text: string): string[] {
+/** The kinds asked about, each as its terms with the head last ("term life" → term, life). */
+export function offeredKinds(text: string): string[][] {
   const folded = foldForMatch(text);
-  const out: string[] = [];
+  const out = new Map<string, string[]>();
   for (const pattern of OFFERED_PATTERNS) {
     for (const m of folded.matchAll(pattern)) {
-      for (const term of analyze(m[1] ?? "")) if (!ASKING.has(term)) out.push(term);
+      const terms = analyze(m[1] ?? "").filter((t) => !ASKING.has(t));
+      if (terms.length > 0) out.set(terms.join(" "), terms);
     }
   }
-  return [...new Set(out)];
+  return [...out.values()];
 }
 
 /** Two words where a focus word stands («بیمه ساعت هوشمند», "smart watch insurance"): one thing, when the lexicon says so. */

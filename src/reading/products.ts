@@ -1,3 +1,4 @@
+import { analyze } from "../text/analysis/index.js";
 import { crossScriptAliases, productsNamed, type ProductEntry, type Taxonomy } from "../domain/taxonomy.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
@@ -19,8 +20,15 @@ export function unsoldKinds(query: string, taxonomy: Taxonomy, lexicon: ConceptL
   const kinds = offeredKinds(query);
   if (kinds.length === 0 || taxonomy.productVocabulary.size === 0) return [];
   const aliases = crossScriptAliases(taxonomy, query);
-  const concepts = lexicon === undefined ? new Set<string>() : new Set(lexicon.conceptsOfTerms([...taxonomy.productVocabulary]));
-  return kinds.filter((raw) => {
+  // A kind matched only by its concept ("homeowners" is an "owner") must be a concept the products
+  // are named by: that an auto page says "registered owner" does not make it homeowners insurance.
+  const named = taxonomy.products.filter((p) => !p.general).flatMap((p) => [...p.nameTerms, ...Object.values(p.titles).flatMap((ts) => (ts ?? []).flatMap((t) => analyze(t)))]);
+  const concepts = lexicon === undefined ? new Set<string>() : new Set(lexicon.conceptsOfTerms(named));
+  const names = new Set(named);
+  // "cheap car insurance", "pet health insurance": a word the products are named by says it is
+  // theirs; otherwise the kind's head decides ("term life": life).
+  const heads = kinds.filter((k) => !k.some((t) => names.has(t) || names.has(tenantForm(taxonomy, t)))).map((k) => k.at(-1)!);
+  return heads.filter((raw) => {
     const term = tenantForm(taxonomy, raw);
     if (taxonomy.productVocabulary.has(term) || taxonomy.productVocabulary.has(raw)) return false;
     if ((aliases.get(raw) ?? []).some((a) => taxonomy.productVocabulary.has(a))) return false;

@@ -82,5 +82,7 @@ describe("a reply to a clarifying question", () => {
     }
     expect(addsToQuestion("the customer care one", "How much does it cost?", taxonomy)).toBe(true);
     expect(questionTerms("i don't care about the price, does it cover theft?")).not.toContain("care");
+    // "offer" is how the question asks whether a kind is sold, not a word a page must say.
+    expect(questionTerms("do you offer renters insurance?")).toEqual(questionTerms("do you have renters insurance?"));
   });
 });

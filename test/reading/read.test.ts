@@ -226,6 +226,20 @@ describe("the reader", () => {
     // A kind its products are (their titles, labels, the words their pages keep using) is theirs.
     expect(ask("do you offer home insurance?")).not.toMatchObject({ reason: expect.stringContaining("no product") });
     expect(ask("do you have furniture insurance?")).not.toMatchObject({ reason: expect.stringContaining("no product") });
+    // A two-word kind is judged by its head ("term life": life), unless a word of it names a product ("cheap home").
+    expect(ask("do you offer term life insurance?")).toMatchObject({ kind: "insufficient", reason: expect.stringContaining("no product is life") });
+    expect(ask("do you sell cheap home insurance?")).not.toMatchObject({ reason: expect.stringContaining("no product") });
+    // A kind found only by its concept must be a concept the products are named by: the home page
+    // says "owner" («homeowners» is an owner), but no product is homeowners insurance.
+    const lexicon = parseConceptLexicon("owner\towner | owners | homeowner | homeowners\tمالک\n", "test.tsv");
+    const owners = buildTaxonomy([
+      { id: "road", title: "Road Cover", product: "road", domain: "road", lang: "en", text: "The registered owner must tell us. The owner pays the excess." },
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en", text: prices.map((p) => p.text).join("\n") },
+    ]);
+    expect(read({ query: "do you offer homeowners insurance?", language: "en", units: prices, taxonomy: owners, lexicon })).toMatchObject({
+      kind: "insufficient",
+      reason: expect.stringContaining("no product is"),
+    });
   });
 
   it('takes "no excess" as the amount of an excess question, though it states no figure', () => {
