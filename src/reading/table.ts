@@ -236,14 +236,8 @@ function toldByRow(
   const same = (a: ReadonlySet<string>) => a.size === words.size && [...a].every((t) => words.has(t));
   const tied = scores.flatMap((r, i) => (r.score > 0 && same(r.matched) ? [i] : []));
   if (tied.length < 2) return best;
-  const said = tied.map((i) => {
-    const label = termsOf(rows[i]!.label);
-    const cells = termsOf(rows[i]!.values.map((v) => v.value).join(" "));
-    return [...cells].filter((t) => questionTerms.has(t) && !label.has(t) && !/\d/u.test(t)).reduce((sum, t) => sum + weight(t), 0);
-  });
-  const most = Math.max(0, ...said);
-  const at = said.flatMap((w, k) => (w === most ? [tied[k]!] : []));
-  return most > 0 && at.length === 1 ? at[0]! : best;
+  const k = soleMost(tied.map((i) => saidWeight(rows[i]!.values.map((v) => v.value).join(" "), rows[i]!, questionTerms, weight)));
+  return k === null ? best : tied[k]!;
 }
 
 /**
@@ -252,14 +246,21 @@ function toldByRow(
  * within 60 days" for a reimbursement claim); null when none or several say most.
  */
 function toldByCell<C extends { column: number }>(row: TableRow, columns: readonly C[], questionTerms: ReadonlySet<string>, weight: (term: string) => number): C | null {
+  const k = soleMost(columns.map((c) => saidWeight(row.values.find((v) => v.column === c.column)?.value ?? "", row, questionTerms, weight)));
+  return k === null ? null : columns[k]!;
+}
+
+/** How much of the question a row's cell text says beyond its label's words (words only, by rarity). */
+function saidWeight(text: string, row: TableRow, questionTerms: ReadonlySet<string>, weight: (term: string) => number): number {
   const label = termsOf(row.label);
-  const said = columns.map((c) => {
-    const value = row.values.find((v) => v.column === c.column)?.value ?? "";
-    return [...termsOf(value)].filter((t) => questionTerms.has(t) && !label.has(t) && !/\d/u.test(t)).reduce((sum, t) => sum + weight(t), 0);
-  });
-  const most = Math.max(0, ...said);
-  const at = said.flatMap((w, i) => (w === most ? [i] : []));
-  return most > 0 && at.length === 1 ? columns[at[0]!]! : null;
+  return [...termsOf(text)].filter((t) => questionTerms.has(t) && !label.has(t) && !/\d/u.test(t)).reduce((sum, t) => sum + weight(t), 0);
+}
+
+/** The index of the one greatest positive weight; null when none is positive or several share it. */
+function soleMost(weights: readonly number[]): number | null {
+  const most = Math.max(0, ...weights);
+  const at = weights.flatMap((w, i) => (w === most ? [i] : []));
+  return most > 0 && at.length === 1 ? at[0]! : null;
 }
 
 /** True when the row holds one and the same value under every one of the columns. */
