@@ -55,3 +55,24 @@ export function carriedTerms(query: string, lexicon: ConceptLexicon, taxonomy: T
   });
   return out;
 }
+
+/**
+ * The concept each query term without one of its own carries as part of a phrase: «صفحه» of
+ * «صفحه گوشی» is the screen. A passage naming that concept in other words (or the other
+ * language: "screen-only repair") says the term.
+ */
+export function phraseConcepts(query: string, lexicon: ConceptLexicon, taxonomy: Taxonomy): Map<string, string> {
+  const all = analyze(query);
+  const concepts = lexicon.conceptsOfTerms(all);
+  const out = new Map<string, string>();
+  all.forEach((term, i) => {
+    if (lexicon.conceptOfTerm(term) !== undefined) return;
+    const without = new Set(lexicon.conceptsOfTerms([...all.slice(0, i), ...all.slice(i + 1)]));
+    const lost = concepts.filter((c) => !without.has(c));
+    // A word of two phrases at once is neither's alone.
+    if (lost.length !== 1) return;
+    out.set(term, lost[0]!);
+    out.set(tenantForm(taxonomy, term), lost[0]!);
+  });
+  return out;
+}

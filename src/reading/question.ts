@@ -53,6 +53,8 @@ export interface QuestionAnalysis {
   aliases?: ReadonlyMap<string, readonly string[]>;
   /** Terms a concept of the lexicon carries (alone or in a phrase: «صفحه» of «صفحه گوشی»), so a passage in the other language can say them. */
   carried?: ReadonlySet<string>;
+  /** Of those, the ones carried only as part of a phrase, with the phrase's concept (context.ts phraseConcepts). */
+  phraseConcepts?: ReadonlyMap<string, string>;
   /** The question asks by how much something rises or differs ("how much more…?", "extra for a young driver?"). */
   change?: boolean;
   /**

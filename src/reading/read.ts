@@ -14,7 +14,7 @@ import { AMOUNT_ATTRIBUTES, cover, judged, quantityAgreement, READER_RULES, tabl
 import { type CellReading, readTable, recordRow, renderCell, type Table, tablesOf } from "./table.js";
 import { moreSpecific, resolvedByContext } from "./said.js";
 import { alsoAskedColumns } from "./clauses.js";
-import { carriedTerms, followUpFocus, statedTerms, withContextQuantities } from "./context.js";
+import { carriedTerms, followUpFocus, phraseConcepts, statedTerms, withContextQuantities } from "./context.js";
 import { namesAny, ruledOut } from "./excluded.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
 
@@ -116,12 +116,14 @@ export function read(input: ReaderInput): ReaderVerdict {
   const turnFocus = stated === null ? followUpFocus(terms, said, input.lexicon) : null;
   const aliases = crossScriptAliases(taxonomy, input.query);
   const carried = input.lexicon === undefined ? undefined : carriedTerms(input.query, input.lexicon, taxonomy);
+  const inPhrases = input.lexicon === undefined ? undefined : phraseConcepts(input.query, input.lexicon, taxonomy);
   const corrected: QuestionAnalysis = {
     ...question,
     terms,
     guessed,
     ...(aliases.size === 0 ? {} : { aliases }),
     ...(carried === undefined ? {} : { carried }),
+    ...(inPhrases === undefined || inPhrases.size === 0 ? {} : { phraseConcepts: inPhrases }),
     ...(input.lexicon === undefined ? {} : { lexicon: input.lexicon }),
     ...(turnFocus === null ? {} : { turnFocus }),
     ...(stated === null ? {} : { stated }),
@@ -242,7 +244,13 @@ export function read(input: ReaderInput): ReaderVerdict {
     c.kind === "table" && c.reading.kind === "cell" && main !== undefined && speaksOf(termSet(c.reading.column.header), main)
       ? READER_RULES.headerMargin
       : READER_RULES.structureMargin;
-  const best = candidates.filter((c) => c.score.coverage >= top - margin(c)).reduce((a, b) => (rank(b) > rank(a) ? b : a));
+  const near = candidates.filter((c) => c.score.coverage >= top - margin(c));
+  // Two items of one list that tie say the question picks neither: either one is an arbitrary
+  // part of the answer, no more structured than a sentence stating the rule they share ("offers
+  // installment plans for premiums above…" rather than "6 monthly installments: 2%").
+  // One of them saying a number the question says ("6 installments") is picked by it.
+  const siblings = tiedSiblings(near, numbersOf(input.query));
+  const best = near.reduce((a, b) => (structure(b, siblings) > structure(a, siblings) ? b : a));
   if (best.score.coverage < READER_RULES.sufficient) {
     return {
       kind: "insufficient",
@@ -341,6 +349,42 @@ export function read(input: ReaderInput): ReaderVerdict {
 export function describeUnit(unit: ReadingUnit): string {
   return foldForMatch(`${unit.chunkId}: ${unit.text}`);
 }
+
+/** A single list item's list, when it stands among the best (not the whole-list answer, which has extras). */
+const listKey = (c: Candidate): string | null =>
+  c.kind === "item" && c.extra.length === 0 && c.unit.shape.kind === "item" && c.unit.shape.leadIn !== null
+    ? `${c.unit.documentId}\u0000${c.unit.sectionPath.join(">")}\u0000${c.unit.shape.leadIn}`
+    : null;
+
+/** The numbers a text says, as the analyzer writes them (either digit system). */
+const numbersOf = (text: string): ReadonlySet<string> => new Set(analyze(text).filter((t) => /^\d/u.test(t)));
+
+/**
+ * The lists two or more of whose items are among the best beside a sentence of their document,
+ * each with the one item a number of the question picks (null when none or several say one).
+ */
+function tiedSiblings(near: readonly Candidate[], numbers: ReadonlySet<string>): ReadonlyMap<string, Candidate | null> {
+  const groups = new Map<string, Candidate[]>();
+  for (const c of near) {
+    const key = listKey(c);
+    if (key !== null) groups.set(key, [...(groups.get(key) ?? []), c]);
+  }
+  const out = new Map<string, Candidate | null>();
+  for (const [key, items] of groups) {
+    // Only a sentence of their own document states the rule they share; another list's item does not.
+    if (items.length < 2 || !near.some((c) => c.kind === "sentence" && c.unit.documentId === unitOf(items[0]!).documentId)) continue;
+    const picked =
+      numbers.size === 0 ? [] : items.filter((c) => [...numbersOf(c.kind === "item" && c.unit.shape.kind === "item" ? c.unit.shape.item : "")].some((n) => numbers.has(n)));
+    out.set(key, picked.length === 1 ? picked[0]! : null);
+  }
+  return out;
+}
+
+const structure = (c: Candidate, siblings: ReadonlyMap<string, Candidate | null>): number => {
+  const key = listKey(c);
+  if (key === null || !siblings.has(key)) return rank(c);
+  return siblings.get(key) === c ? rank(c) : 0.5;
+};
 
 const sectionKey = (unit: ReadingUnit) => `${unit.documentId}\u0000${unit.sectionPath.join("\u0000")}`;
 

@@ -141,7 +141,12 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
     else if (attributesNamed(term, question.asked).some((a) => speaksOf(all, a) || (bags.form !== undefined && formSpeaksOf(bags.form, a)) || bags.states?.has(a) === true)) m = 1;
     else if (lexicon !== undefined) {
       // The same meaning in other words, or in the other language: «سرقت» for "stolen".
-      const concept = lexicon.conceptOfTerm(term);
+      // A word with no concept of its own is carried by its phrase's («صفحه» of «صفحه گوشی», the
+      // screen) only into the other language, where no word of the phrase can be found: in the
+      // same one, the phrase's other words match by themselves, and its concept would let one
+      // word stand for the whole ("water" of "water damage" found in a laptop's "liquid damage").
+      const crossing = bags.lang !== undefined && PERSIAN_TERM.test(term) !== (bags.lang === "fa");
+      const concept = lexicon.conceptOfTerm(term) ?? (crossing ? question.phraseConcepts?.get(term) : undefined);
       if (concept !== undefined) {
         if (conceptsIn(lexicon, bags.own).has(concept)) m = READER_RULES.conceptWeight;
         else if (conceptsIn(lexicon, bags.context).has(concept)) m = READER_RULES.conceptWeight * READER_RULES.contextWeight;

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { read } from "../../src/reading/read.js";
+import type { ReadingUnit } from "../../src/reading/types.js";
+import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
+import { parseConceptLexicon } from "../../src/text/concepts.js";
+
+/** One fictional insurer's pages, as retrieval hands them to the reader. */
+const base = { domain: "money", lang: "en" as const, score: 0.8 };
+const at = (documentId: string, product: string, title: string, section: string) => ({ documentId, product, title, section });
+
+function sentence(where: ReturnType<typeof at>, id: string, text: string): ReadingUnit {
+  return {
+    ...base,
+    chunkId: `${where.documentId}#${id}`,
+    documentId: where.documentId,
+    title: where.title,
+    product: where.product,
+    sectionPath: [where.section],
+    text,
+    shape: { kind: "paragraph" },
+  };
+}
+
+/** The items of one list, each its own unit, as the chunker cuts them. */
+function items(where: ReturnType<typeof at>, leadIn: string, list: readonly string[]): ReadingUnit[] {
+  return list.map((item, i) => ({
+    ...base,
+    chunkId: `${where.documentId}#i${i}`,
+    documentId: where.documentId,
+    title: where.title,
+    product: where.product,
+    sectionPath: [where.section],
+    text: `${where.section} — ${leadIn} ${item}`,
+    position: i,
+    shape: { kind: "item", leadIn, item },
+  }));
+}
+
+const taxonomyOf = (units: readonly ReadingUnit[]) =>
+  buildTaxonomy(
+    [...new Set(units.map((u) => u.documentId))].map((id) => {
+      const own = units.filter((u) => u.documentId === id);
+      return { id, product: own[0]!.product, domain: own[0]!.domain, title: own[0]!.title, lang: own[0]!.lang, text: own.map((u) => u.text).join("\n") };
+    }),
+  );
+
+describe("list items that tie", () => {
+  const payments = at("haven-payments", "payments", "Haven Payments", "Paying by instalments");
+  const rule = sentence(payments, "s", "Haven offers instalment plans for annual premiums above 5,000.");
+  const plans = items(payments, "You can pay the premium in one of these instalment plans:", [
+    "3 monthly instalments: a fee of 1% of the premium.",
+    "6 monthly instalments: a fee of 2% of the premium.",
+  ]);
+  const units = [rule, ...plans];
+  const taxonomy = taxonomyOf(units);
+  const ask = (query: string) => read({ query, language: "en", units, taxonomy });
+
+  it("gives way to the sentence of their document that states the rule they share", () => {
+    expect(ask("Can I pay in instalments?")).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["haven-payments#s"] }] });
+  });
+
+  it("keeps the one item that says a number the question says", () => {
+    expect(ask("Can I pay in 6 instalments?")).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["haven-payments#i1"] }] });
+  });
+
+  it("keeps its rank when the sentence beside it is another document's", () => {
+    const faq = at("haven-faq", "payments", "Haven Payments FAQ", "Paying by instalments");
+    const elsewhere = [{ ...rule, chunkId: "haven-faq#s", documentId: faq.documentId, title: faq.title }, ...plans];
+    expect(read({ query: "Can I pay in instalments?", language: "en", units: elsewhere, taxonomy: taxonomyOf(elsewhere) })).toMatchObject({
+      kind: "answer",
+      basis: "item",
+    });
+  });
+});
+
+describe("a word carried only by its phrase's concept", () => {
+  const lexicon = parseConceptLexicon("screen\tscreen | display\tصفحه نمایش | صفحه گوشی\nexcess\texcess | deductible\tفرانشیز\n");
+  const gadget = at("gizmo", "gizmo", "Gizmo Phone Cover", "Excess");
+  const excess = { ...sentence(gadget, "e", "The excess is AED 150 for a screen repair and AED 400 for theft."), domain: "gadgets" };
+  const taxonomy = taxonomyOf([excess]);
+
+  it("finds it in the other language's word for the phrase («صفحه» of «صفحه گوشی» is the screen)", () => {
+    expect(read({ query: "فرانشیز صفحه گوشی Gizmo چقدر است؟", language: "fa", units: [excess], taxonomy, lexicon })).toMatchObject({
+      kind: "answer",
+      claims: [{ chunkIds: ["gizmo#e"] }],
+    });
+  });
+});
