@@ -221,7 +221,7 @@ export function read(input: ReaderInput): ReaderVerdict {
   if (namedSet.size > 0) {
     for (const c of candidates) {
       if (c.kind === "table") continue;
-      const own = productsNamed(taxonomy, [...termSet(c.text), ...[...crossScriptAliases(taxonomy, c.text).values()].flat()]).filter((p) => !p.general);
+      const own = ownProducts(c.text, taxonomy);
       if (own.length > 0 && !own.some((p) => namedSet.has(p.product))) c.score.coverage *= READER_RULES.otherProductFactor;
     }
   }
@@ -275,7 +275,11 @@ export function read(input: ReaderInput): ReaderVerdict {
     const toldOnly = (best.score.told ?? 0) > 0;
     const contenders = candidates.filter((c) => c.score.coverage >= floor && (!toldOnly || (c.score.told ?? 0) > 0));
     const products = [...new Set(contenders.map(productOf))].filter((p) => !general.has(p));
-    if (!general.has(productOf(best)) && products.length >= 2) {
+    // A general page answers for every product, unless its passage is about some of them ("Car
+    // policies have no grace period: Rahvar and Jadeh…"): then the others' passages contend.
+    const speaksFor = general.has(productOf(best)) ? ownProducts(best.kind === "table" ? "" : best.text, taxonomy).map((p) => p.product) : null;
+    const answersAll = speaksFor !== null && (speaksFor.length === 0 || products.every((p) => speaksFor.includes(p)));
+    if (!answersAll && products.length >= 2) {
       return { kind: "clarify_products", options: productOptions(products, contenders, input.language, taxonomy), coverage: best.score.coverage };
     }
   }
@@ -349,6 +353,10 @@ export function read(input: ReaderInput): ReaderVerdict {
 export function describeUnit(unit: ReadingUnit): string {
   return foldForMatch(`${unit.chunkId}: ${unit.text}`);
 }
+
+/** The products a passage's own words name (in either script), general pages aside. */
+const ownProducts = (text: string, taxonomy: Taxonomy) =>
+  productsNamed(taxonomy, [...termSet(text), ...[...crossScriptAliases(taxonomy, text).values()].flat()]).filter((p) => !p.general);
 
 /** A single list item's list, when it stands among the best (not the whole-list answer, which has extras). */
 const listKey = (c: Candidate): string | null =>

@@ -243,10 +243,14 @@ export function quantityAgreement(text: string, question: QuestionAnalysis): { f
  * price question wants a passage about prices stating a figure); a passage whose figures
  * contradict the question's quantities ("16–31 days" for a 10-day trip) answers another case.
  */
+/** "(for example, 30 days for illness on Tandorost)": a figure given to illustrate a term, not one a passage states. */
+const EXAMPLE_ASIDE = /\((?:for example|for instance|e\.g\.|eg|برای مثال|به عنوان مثال|به‌عنوان مثال|مثلاً|مثلا)[^)]*\)/giu;
+
 export function judged(score: Scored, text: string, about: ReadonlySet<string>, question: QuestionAnalysis, conflicts: number): Scored {
   let coverage = score.coverage;
   const main = question.asked.find((a) => FIGURE_ATTRIBUTES.has(a));
-  if (main !== undefined && ((!speaksOf(about, main) && !formSpeaksOf(text, main)) || !formFits(text, [main], { change: question.change !== false, asked: question.asked })))
+  const stated = text.replace(EXAMPLE_ASIDE, " ");
+  if (main !== undefined && ((!speaksOf(about, main) && !formSpeaksOf(stated, main)) || !formFits(stated, [main], { change: question.change !== false, asked: question.asked })))
     coverage *= READER_RULES.formlessFactor;
   if (conflicts > 0) coverage *= READER_RULES.formlessFactor;
   return { ...score, coverage };

@@ -3,6 +3,7 @@ import { conversationSignal } from "../../src/agent/conversation.js";
 import type { GateClass, GateReading, Gates } from "../../src/agent/gates.js";
 import type { HistoryEntry } from "../../src/agent/state.js";
 import { GATE_CLASSES } from "../../src/learn/index.js";
+import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { chunk, fakeRetriever, harness, scriptedModels, turn, completed } from "./support.js";
 
 /** Frustration from the conversation, not one message; and the clarify budget of replies that pick nothing. */
@@ -187,6 +188,54 @@ describe("replies to a clarifying question that pick none of its options", () =>
     expect(first.outcome).toMatchObject({ kind: "clarify", attempt: 1 });
     const second = completed(await h.service.runTurn(turn("the main one")));
     expect(second.outcome).toMatchObject({ kind: "clarify", attempt: 2, options: (first.outcome as { options: unknown[] }).options });
+  });
+
+  it("are not answered from a general page's passage about one of the offered products only", async () => {
+    const trip = chunk("voyage-en#1", "A 7-day trip costs 1,200,000 rials.", { title: "Travel Insurance", product: "voyage", domain: "trips" });
+    const care = chunk("carewell-en#1", "The monthly premium is 2,500,000 rials per person.", { title: "Supplementary Health Insurance", product: "carewell", domain: "care" });
+    // A glossary names every product line, so it is a general page; one of its entries speaks of one product.
+    const glossary = (index: number, text: string) => chunk(`glossary-en#${index}`, text, { title: "Glossary", product: "glossary", domain: "glossary" });
+    const both = glossary(1, "Premium – what you pay for Travel Insurance or Supplementary Health Insurance.");
+    const one = glossary(2, "Yearly cost – Supplementary Health Insurance costs 30,000,000 rials a year for one person.");
+    const persian = (id: string, title: string, product: string, domain: string, text: string) => ({ id, title, product, domain, lang: "fa" as const, text });
+    const retriever = fakeRetriever(
+      (request) =>
+        request.query === "How much does it cost?"
+          ? [
+              { chunk: trip, score: 0.6 },
+              { chunk: care, score: 0.58 },
+              { chunk: both, score: 0.2 },
+            ]
+          : [{ chunk: one, score: 0.9 }],
+      // With its Persian pages: in a corpus of three pages every word is too common to name a product.
+      buildTaxonomy([
+        ...[trip, care, both].map((c) => ({
+          id: c.documentId,
+          title: c.title,
+          product: c.product,
+          domain: c.domain,
+          lang: c.lang,
+          text: c === both ? `${both.text}\n${one.text}` : c.text,
+        })),
+        persian("voyage-fa", "بیمه مسافرتی", "voyage", "trips", "سفر هفت روزه"),
+        persian("carewell-fa", "بیمه تکمیلی درمان", "carewell", "care", "حق بیمه ماهانه"),
+        persian("glossary-fa", "واژه‌نامه", "glossary", "glossary", "بیمه مسافرتی و بیمه تکمیلی درمان"),
+      ]),
+    );
+    const models = scriptedModels({
+      triage: () => ({ intent: "knowledge", confidence: 0.9 }),
+      contextualize: (input) => ({ query: input.text }),
+      generate: () => ({ claims: [{ text: one.text, chunkIds: [one.chunkId] }], answered: true, confidence: 0.9 }),
+    });
+    const h = harness({ models, retriever });
+    const first = completed(await h.service.runTurn(turn("How much does it cost?")));
+    expect(first.outcome).toMatchObject({ kind: "clarify", attempt: 1, options: [{ product: "voyage" }, { product: "carewell" }] });
+    const second = completed(await h.service.runTurn(turn("the cheap one")));
+    expect(second.outcome).toMatchObject({ kind: "clarify", attempt: 2 });
+    // Naming the product in the reply picks it.
+    const named = harness({ models, retriever });
+    completed(await named.service.runTurn(turn("How much does it cost?")));
+    expect(completed(await named.service.runTurn(turn("the supplementary health one"))).outcome).toMatchObject({ kind: "answer" });
   });
 
   it("a reply the classifier is sure is a question, but that adds only a word every page uses, is asked again too", async () => {

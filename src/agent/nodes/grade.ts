@@ -62,13 +62,21 @@ export function gradeNode(deps: AgentDeps) {
     const general = new Set(taxonomy.products.filter((p) => p.general).map((p) => p.product));
     const offered = new Set(pending?.options.map((o) => o.product) ?? []);
     const answered = reading.kind === "answer" ? reading.product : null;
+    // …nor from a general page's passage about some of the products only ("Annual limit – …
+    // (Tandorost: AED 150,000 …)"): that picks one for the customer.
+    const about =
+      reading.kind === "answer" && answered !== null && general.has(answered)
+        ? namedProducts(reading.claims.map((c) => c.text).join(" "), taxonomy)
+            .map((p) => p.product)
+            .filter((p) => !general.has(p))
+        : [];
+    const replyNames = namedProducts(asked(state.turn!.text), taxonomy).map((p) => p.product);
     const elsewhere =
       state.gate?.kind === "clarify_reply" &&
       offered.size > 1 &&
       answered !== null &&
-      !offered.has(answered) &&
-      !general.has(answered) &&
-      !namedProducts(asked(state.turn!.text), taxonomy).some((p) => p.product === answered);
+      ((!offered.has(answered) && !general.has(answered)) || (about.length > 0 && ![...offered].every((p) => about.includes(p)))) &&
+      !replyNames.some((p) => p === answered || about.includes(p));
     const verdict: ReaderVerdict = elsewhere ? { kind: "insufficient", reason: "the reply to the clarifying question picks no offered product", coverage: 0 } : reading;
 
     // Out of scope by the classifier, and the documents do not say otherwise: that is the reply.

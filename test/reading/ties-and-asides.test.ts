@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { analyzeQuestion } from "../../src/reading/question.js";
 import { read } from "../../src/reading/read.js";
+import { analyze } from "../../src/text/analysis/index.js";
+import { judged, READER_RULES } from "../../src/reading/score.js";
+import { termSet } from "../../src/reading/unit-terms.js";
 import type { ReadingUnit } from "../../src/reading/types.js";
 import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { parseConceptLexicon } from "../../src/text/concepts.js";
 
 /** One fictional insurer's pages, as retrieval hands them to the reader. */
 const base = { domain: "money", lang: "en" as const, score: 0.8 };
-const at = (documentId: string, product: string, title: string, section: string) => ({ documentId, product, title, section });
+const at = (documentId: string, product: string, title: string, section: string, domain = base.domain) => ({ documentId, product, title, section, domain });
 
 function sentence(where: ReturnType<typeof at>, id: string, text: string): ReadingUnit {
   return {
@@ -25,6 +29,7 @@ function sentence(where: ReturnType<typeof at>, id: string, text: string): Readi
 function items(where: ReturnType<typeof at>, leadIn: string, list: readonly string[]): ReadingUnit[] {
   return list.map((item, i) => ({
     ...base,
+    domain: where.domain,
     chunkId: `${where.documentId}#i${i}`,
     documentId: where.documentId,
     title: where.title,
@@ -84,5 +89,40 @@ describe("a word carried only by its phrase's concept", () => {
       kind: "answer",
       claims: [{ chunkIds: ["gizmo#e"] }],
     });
+  });
+});
+
+describe("a figure given as an example", () => {
+  const question = analyzeQuestion("what's the waiting period?", "en");
+  const judge = (text: string) => judged({ coverage: 1, missing: [] }, text, termSet(text), question, 0).coverage;
+
+  it("is not the value a question asks for (a glossary entry's «for example, 30 days»)", () => {
+    expect(judge("Waiting period – Time from the start of a policy before a benefit can be used (for example, 30 days for illness).")).toBe(READER_RULES.formlessFactor);
+    expect(judge("Waiting period – Time from the start of a policy before a benefit can be used (30 days for illness).")).toBe(1);
+    expect(judge("The waiting period is 30 days for illness.")).toBe(1);
+  });
+});
+
+describe("a general page's passage about some products only", () => {
+  const voyage = at("voyage", "voyage", "Voyage Travel Cover", "Cover", "travel");
+  const carewell = at("carewell", "carewell", "Carewell Health Plan", "Cover", "health");
+  const nest = at("nest", "nest", "Nest Home Cover", "Cover", "home");
+  const help = at("help", "help", "Help Centre", "Renewing your policy", "help");
+  const units: ReadingUnit[] = [
+    ...items(help, "Renewing your policy:", ["Voyage policy cover ends at midnight on the expiry date."]),
+    sentence(voyage, "c", "The Voyage policy covers medical emergencies abroad."),
+    sentence(carewell, "c", "The Carewell policy covers hospital stays."),
+    sentence(nest, "c", "The Nest policy covers fire and flood."),
+  ];
+  // The help centre is a general page, each product named by its brand: taxonomy.ts infers both
+  // from a real corpus (a word of four pages' is too common to name anything).
+  const built = taxonomyOf(units);
+  const taxonomy = { ...built, products: built.products.map((p) => (p.product === "help" ? { ...p, general: true } : { ...p, general: false, nameTerms: analyze(p.product) })) };
+
+  it("does not answer for all products: which product decides the answer", () => {
+    expect(read({ query: "what does the policy cover?", language: "en", units, taxonomy })).toMatchObject({ kind: "clarify_products" });
+    // A passage of the general page that names no product answers for all of them.
+    const forAll = [...items(help, "Renewing your policy:", ["Your policy cover ends at midnight on the expiry date."]), ...units.slice(1)];
+    expect(read({ query: "what does the policy cover?", language: "en", units: forAll, taxonomy })).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["help#i0"] }] });
   });
 });
