@@ -74,13 +74,18 @@ const EXAMPLE = /^(?:for example|for instance|e\.g\.|example:|برای مثال|
  * "Rabbits"): among the words that say what the products are (titles, labels, words a line of
  * business keeps using), not a passing mention («حیوان», an animal on the road, is no pet cover).
  */
-function conceptDocumented(term: string, taxonomy: Taxonomy, lexicon: ConceptLexicon | undefined): boolean {
-  const concept = lexicon?.conceptOfTerm(term);
+function conceptDocumented(term: string, taxonomy: Taxonomy, lexicon: ConceptLexicon | undefined, phrases?: ReadonlyMap<string, string>): boolean {
+  // A word with no concept of its own has its phrase's ("trip" of "trip insurance").
+  const concept = lexicon?.conceptOfTerm(term) ?? phrases?.get(term);
   return lexicon !== undefined && concept !== undefined && conceptNamedByProducts(concept, taxonomy, lexicon);
 }
 
 function conceptNamedByProducts(concept: string, taxonomy: Taxonomy, lexicon: ConceptLexicon): boolean {
-  return conceptsIn(lexicon, taxonomy.productVocabulary).has(concept);
+  // A phrase's concept ("travel insurance") is named by a title saying the phrase, not by its words apart.
+  return (
+    conceptsIn(lexicon, taxonomy.productVocabulary).has(concept) ||
+    taxonomy.products.some((p) => Object.values(p.titles).some((titles) => titles?.some((title) => lexicon.conceptsOf(title).includes(concept))))
+  );
 }
 
 export function read(input: ReaderInput): ReaderVerdict {
@@ -134,7 +139,7 @@ export function read(input: ReaderInput): ReaderVerdict {
     corrected.asked.some((a) => AMOUNT_ATTRIBUTES.includes(a)),
   )
     .map((t) => tenantForm(taxonomy, t))
-    .filter((t) => !taxonomy.vocabulary.has(t) && !conceptDocumented(t, taxonomy, input.lexicon) && stated?.has(t) !== true);
+    .filter((t) => !taxonomy.vocabulary.has(t) && !conceptDocumented(t, taxonomy, input.lexicon, inPhrases) && stated?.has(t) !== true);
   // «بیمه ساعت هوشمند»: two words the lexicon knows as one thing (a smartwatch, not «ساعت», an
   // hour) are what the question is about; the documents must name that thing.
   const lexicon = input.lexicon;

@@ -126,3 +126,22 @@ describe("a general page's passage about some products only", () => {
     expect(read({ query: "what does the policy cover?", language: "en", units: forAll, taxonomy })).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["help#i0"] }] });
   });
 });
+
+describe("a kind of insurance the lexicon names by a phrase", () => {
+  const lexicon = parseConceptLexicon("travel_insurance\ttravel insurance | trip insurance\tبیمه مسافرتی\npet_insurance\tpet insurance\tبیمه حیوان خانگی\n");
+  const voyage = at("voyage", "voyage", "Voyage Travel Insurance", "Delays", "travel");
+  const delay = sentence(voyage, "d", "Voyage pays up to AED 100 for delayed baggage.");
+  // Another product's title says "insurance" first: the product vocabulary, a set of words, no longer holds the phrase.
+  const taxonomy = taxonomyOf([sentence(at("nest", "nest", "Nest Home Insurance", "Cover", "home"), "c", "Nest covers fire."), delay]);
+
+  it("is the insurer's when a product's title says the phrase", () => {
+    expect(read({ query: "Does trip insurance cover delayed baggage?", language: "en", units: [delay], taxonomy, lexicon })).toMatchObject({
+      kind: "answer",
+      claims: [{ chunkIds: ["voyage#d"] }],
+    });
+  });
+
+  it("is not when no title says it", () => {
+    expect(read({ query: "Does pet insurance cover delayed baggage?", language: "en", units: [delay], taxonomy, lexicon })).toMatchObject({ kind: "insufficient" });
+  });
+});
