@@ -1,46 +1,13 @@
-import { analyze } from "../text/analysis/index.js";
+import { ATTRIBUTE_WORDS, attributeWordTerms } from "../text/attribute-words.js";
 import { toAsciiDigits } from "../text/normalize.js";
 import type { Attribute } from "./question.js";
 import { CURRENCY } from "../text/currency.js";
 import type { Language } from "../text/language.js";
 
-/**
- * The words that name each attribute, in both languages, analysed: a question asking "how much
- * does it cost?" is about a price, and a table whose header says "Premium" states one. A
- * question's attribute word counts as covered by any passage about that attribute.
- */
-const WORDS: Record<Attribute, string> = {
-  price: "price prices cost costs premium premiums rate rates fee fees quote tariff pay monthly yearly annual annually قیمت هزینه حق حق‌بیمه نرخ تعرفه ماهانه سالانه ماهی سالی",
-  limit: "limit limits maximum max ceiling cap sum insured pays سقف حداکثر تعهد تعهدات مبلغ",
-  deductible: "deductible deductibles excess excesses franchise copay copayment فرانشیز سهم",
-  waiting: "waiting wait period انتظار",
-  deadline: "deadline within days notify report submit time limit مهلت ظرف روز اعلام گزارش",
-  age: "age ages old years eligible eligibility سن سال ساله",
-  covered: "cover covers covered coverage include includes included pay pays پوشش شامل",
-  excluded: "exclude excluded exclusion exclusions not covered استثنا استثنائات",
-  how: "how step steps procedure process مراحل روال",
-  contact: "phone number call email address contact branch whatsapp line تلفن شماره تماس ایمیل آدرس نشانی شعبه",
-  hours: "hours open opening close time ساعت ساعات باز کاری",
-  definition: "mean means meaning definition define یعنی تعریف معنی",
-  discount: "discount discounts reduction bonus saving savings تخفیف",
-  documents: "document documents paperwork papers مدارک مدرک",
-  refund: "refund refunds refundable reimburse reimbursement استرداد بازپرداخت",
-  duration: "duration days months period long مدت روز ماه",
-};
-
-/**
- * A compound («حق‌بیمه», premium) names the attribute as a whole, never by a part that is a word
- * of every passage («بیمه», insurance); the part that only the compound uses («حق») is listed alone.
- */
-function termsOf(word: string): string[] {
-  const terms = analyze(word);
-  if (terms.length <= 1) return terms;
-  const parts = new Set(word.split(/[\s\u200C]+/u).flatMap((p) => analyze(p)));
-  return terms.filter((t) => !parts.has(t));
-}
+const WORDS: Record<Attribute, string> = ATTRIBUTE_WORDS;
 
 const TERMS = new Map<Attribute, ReadonlySet<string>>(
-  (Object.entries(WORDS) as Array<[Attribute, string]>).map(([a, words]) => [a, new Set(words.split(/\s+/u).flatMap(termsOf))]),
+  (Object.entries(WORDS) as Array<[Attribute, string]>).map(([a, words]) => [a, new Set(words.split(/\s+/u).flatMap(attributeWordTerms))]),
 );
 
 /**

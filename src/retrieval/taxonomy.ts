@@ -1,3 +1,4 @@
+import { ATTRIBUTE_TERMS } from "../text/attribute-words.js";
 import type { ProductEntry, ScriptName, Taxonomy } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
 import type { Language } from "../text/language.js";
@@ -219,7 +220,8 @@ export function buildTaxonomy(documents: readonly TaxonomyDocument[]): Taxonomy 
   const maxDf = Math.max(1, documents.length * GENERAL_RULES.maxNameDocumentShare);
   const nameTerms = new Map<string, string[]>();
   for (const [product, names] of rawNames) {
-    nameTerms.set(product, [...names].filter((t) => owners.get(t) === 1 && (documentFrequency.get(t) ?? 0) <= maxDf).sort());
+    // …nor a word of what a page states ("Prices", «قیمت‌ها»): a title says so of its page, not of a product.
+    nameTerms.set(product, [...names].filter((t) => owners.get(t) === 1 && (documentFrequency.get(t) ?? 0) <= maxDf && !ATTRIBUTE_TERMS.has(t)).sort());
   }
 
   const domainOf = new Map([...byProduct].map(([product, docs]) => [product, docs[0]!.domain]));

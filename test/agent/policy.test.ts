@@ -106,6 +106,21 @@ describe("clarify choices", () => {
     expect(matchClarifyChoice("7", options)).toBeNull();
     expect(matchClarifyChoice("insurance", options)).toBeNull();
   });
+  it("reads a product option's title for the product, not for what its page states", () => {
+    const pages: ClarifyOption[] = [
+      { label: "Voyage Travel Cover – Price Guide", documentId: "voyage-prices-en", domain: "travel", title: "Voyage Travel Cover – Price Guide", product: "voyage" },
+      { label: "Gizmo – Questions and Answers", documentId: "gizmo-faq-en", domain: "gadgets", title: "Gizmo – Questions and Answers", product: "gizmo" },
+    ];
+    expect(matchClarifyChoice("seriously? just give me a price", pages)).toBeNull();
+    expect(matchClarifyChoice("I have questions", pages)).toBeNull();
+    expect(matchClarifyChoice("the travel one", pages)?.option.product).toBe("voyage");
+    // A table's own labels are read by every word, what is asked included.
+    const columns: ClarifyOption[] = [
+      { label: "Monthly", documentId: "voyage-prices-en", domain: "travel", title: "Voyage Travel Cover – Price Guide", product: "voyage" },
+      { label: "Annual", documentId: "voyage-prices-en", domain: "travel", title: "Voyage Travel Cover – Price Guide", product: "voyage" },
+    ];
+    expect(matchClarifyChoice("annual please", columns)?.option.label).toBe("Annual");
+  });
   it("is a gate only while a clarifying question is pending", () => {
     expect(gate("2", options)).toMatchObject({ kind: "clarify_choice", index: 1 });
     expect(gate("2")).toBeNull();

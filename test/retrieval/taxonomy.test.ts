@@ -61,6 +61,21 @@ describe("the tenant's taxonomy, built from its documents", () => {
     expect(t.products.every((p) => !p.general)).toBe(true);
   });
 
+  it('takes no word of what a page states for a name (a title\'s «قیمت‌ها», "Prices")', () => {
+    const doc = (id: string, product: string, domain: string, title: string, lang: "en" | "fa" = "en"): TaxonomyDocument => ({ id, product, domain, title, lang, text: "" });
+    const t = buildTaxonomy([
+      doc("a", "paws", "pets", "Paws Pet Cover – Prices"),
+      doc("b", "paws", "pets", "بیمه حیوانات پاوز – قیمت‌ها", "fa"),
+      doc("c", "nest", "homes", "Nest Home Cover"),
+      doc("d", "nest", "homes", "بیمه خانه نست", "fa"),
+      doc("e", "road", "cars", "Road Car Cover"),
+      doc("f", "road", "cars", "بیمه خودرو رود", "fa"),
+    ]);
+    const paws = t.products.find((p) => p.product === "paws")!.nameTerms;
+    expect(paws).toContain(analyze("paws")[0]);
+    for (const word of [...analyze("Prices"), ...analyze("قیمت‌ها")]) expect(paws).not.toContain(word);
+  });
+
   it("is rebuilt after a change, and a failed load is not cached", async () => {
     let documents: TaxonomyDocument[] = [{ id: "a", product: "car", domain: "motor", title: "Car", lang: "en", text: "" }];
     let fail = true;
