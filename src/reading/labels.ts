@@ -73,6 +73,18 @@ export function labelMatch(
   // Words weigh by rarity: a header sharing "insurance" with the question («حق بیمه») is not
   // thereby the asked one.
   const total = words.reduce((sum, t) => sum + weight(t), 0);
+  // A meaning the label already says in the question's own word counts once: "care", the broader
+  // of "rehabilitation", adds nothing to a label that says "rehabilitation" itself.
+  const meaningOf = (t: string) => lexicon?.conceptOfTerm(t) ?? [];
+  const literal = words.filter((t) => questionTerms.has(t)).flatMap(meaningOf);
+  const saidMeanings = new Set([...literal, ...literal.flatMap((c) => lexicon?.broaderOf(c) ?? [])]);
+  // …and a broader meaning of one the label says in other words ("rehab" for "rehabilitation").
+  const saidBroader = new Set(
+    words
+      .flatMap(meaningOf)
+      .filter((c) => concepts?.has(c) === true)
+      .flatMap((c) => lexicon?.broaderOf(c) ?? []),
+  );
   const polarity = denied === null ? null : labelPolarity(label, words, denied);
   const hits = words.reduce((sum, t) => {
     if (polarity !== null) {
@@ -85,9 +97,9 @@ export function labelMatch(
       return sum + weight(t);
     }
     const concept = lexicon?.conceptOfTerm(t);
-    if (concept === undefined || shared.has(concept)) return sum;
+    if (concept === undefined || shared.has(concept) || saidMeanings.has(concept)) return sum;
     if (concepts?.has(concept) === true) return sum + CONCEPT_LABEL_WEIGHT * weight(t);
-    return broader?.has(concept) === true ? sum + CONCEPT_LABEL_WEIGHT * BROADER_LABEL_WEIGHT * weight(t) : sum;
+    return broader?.has(concept) === true && !saidBroader.has(concept) ? sum + CONCEPT_LABEL_WEIGHT * BROADER_LABEL_WEIGHT * weight(t) : sum;
   }, 0);
   // Numbers a label names as words of its own ("6 cylinders", "4x4") count when the question says them.
   const numbers = [...termsOf(label)].filter((t) => /^\d+$/u.test(t));

@@ -145,3 +145,40 @@ describe("a kind of insurance the lexicon names by a phrase", () => {
     expect(read({ query: "Does pet insurance cover delayed baggage?", language: "en", units: [delay], taxonomy, lexicon })).toMatchObject({ kind: "insufficient" });
   });
 });
+
+describe("a table label's meaning said twice", () => {
+  const lexicon = parseConceptLexicon("physiotherapy\trehab | rehabilitation\tتوانبخشی\ttreatment\ntreatment\ttreatment | care\tدرمان\n");
+  const row = (id: string, label: string, limit: string): ReadingUnit => ({
+    ...base,
+    domain: "cars",
+    chunkId: `road#${id}`,
+    documentId: "road",
+    title: "Road Auto Cover",
+    product: "road",
+    sectionPath: ["Accident benefits"],
+    text: `Accident benefits — ${label} — Standard limit: ${limit}`,
+    shape: {
+      kind: "row",
+      table: "road:t0",
+      caption: "Accident benefits",
+      rowLabel: label,
+      cells: [
+        { header: "Benefit", value: label },
+        { header: "Standard limit", value: limit },
+      ],
+      rowHeaderColumn: 0,
+    },
+  });
+  const rows = [
+    row("a", "Medical and rehabilitation (non-catastrophic)", "$65,000"),
+    row("b", "Medical, rehabilitation and attendant care (catastrophic)", "$1,000,000"),
+    row("c", "Funeral expenses", "$6,000"),
+  ];
+  const taxonomy = taxonomyOf(rows);
+
+  it("counts once: 'care', the broader of 'rehabilitation', adds nothing to a label that says rehabilitation", () => {
+    for (const query of ["How much does Road pay for medical and rehabilitation?", "How much does Road pay for her medical and rehab?"]) {
+      expect(read({ query, language: "en", units: rows, taxonomy, lexicon })).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["road#a"] }] });
+    }
+  });
+});

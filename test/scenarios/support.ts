@@ -21,9 +21,7 @@ import { loadScenarios, type Category } from "../../src/eval/scenario.js";
  * fails until it is taken off this list. The figures in docs/evaluation.md count them as failures.
  */
 export const KNOWN_WRONG: Readonly<Record<string, string>> = {
-  "amb-fa-cost-pick-number": "picking device insurance reads its price list at 47% coverage (the list says موبایل, the pick تلفن همراه) and hands off",
   "en-motor-accident-report-deadline": "answers with the accident line's number (contact page) instead of the 5-working-day deadline",
-  "fa-payments-installments": "answers the instalment reminder sentence instead of the rule that offers instalment plans",
   "fu-motor-body-price-then-deductible-en":
     "answers the total-loss sentence (70% of the car's value, 'minus the deductible'), a sentence naming all the words, instead of the deductible list under its heading",
 };
