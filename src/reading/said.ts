@@ -19,10 +19,25 @@ import { type CellReading, readTable, type Table } from "./table.js";
 export function resolvedByContext(table: Table, reading: CellReading, question: QuestionAnalysis, said: ReadonlySet<string> | null, taxonomy: Taxonomy): CellReading {
   if (reading.kind !== "needs" || said === null) return reading;
   const named = reading.options.filter((label) => labelSaid(label, said));
+  if (named.length === 0) return byMeaning(table, reading, question, said, taxonomy);
   if (named.length !== 1) return reading;
   const again = readTable(table, { ...question, terms: [...new Set([...question.terms, ...analyze(named[0]!)])] }, (t) => termWeight(taxonomy, t));
   const label = again.kind === "cell" ? (reading.dimension === "row" ? again.row.label : again.column.header) : null;
   return label === named[0] ? again : reading;
+}
+
+/**
+ * No option said word for word, but the message says one in other words ("a speeding ticket" is
+ * a conviction): the table read with the whole message's words picks that one option alone, and
+ * keeps the row or column the question had picked.
+ */
+function byMeaning(table: Table, reading: CellReading & { kind: "needs" }, question: QuestionAnalysis, said: ReadonlySet<string>, taxonomy: Taxonomy): CellReading {
+  if (question.lexicon === undefined) return reading;
+  const again = readTable(table, { ...question, terms: [...new Set([...question.terms, ...said])] }, (t) => termWeight(taxonomy, t));
+  if (again.kind !== "cell") return reading;
+  const picked = reading.dimension === "row" ? again.row.label : again.column.header;
+  const kept = reading.row === undefined || again.row.label === reading.row.label;
+  return reading.options.includes(picked) && kept ? again : reading;
 }
 
 /**

@@ -1507,6 +1507,45 @@ describe("the reader", () => {
     });
   });
 
+  it("takes the option the message says in other words before the question ('I'm 28 with a speeding ticket. What's the premium?')", () => {
+    const lexicon = parseConceptLexicon(
+      "traffic_violation\ttraffic violation | conviction | convictions\tتخلف\nspeeding\tspeeding | speeding ticket\tسرعت غیرمجاز\ttraffic_violation\n",
+    );
+    const grid: TableOf = {
+      documentId: "road",
+      title: "Road Auto – Premiums",
+      product: "road",
+      domain: "auto",
+      section: "Annual premium by driving record",
+      caption: null,
+      labelHeader: "Driver age",
+    };
+    const rows = [
+      tableRow(grid, "a", "25–34", [
+        ["Clean record", "$2,160"],
+        ["1 minor conviction", "$2,520"],
+        ["1 at-fault accident", "$2,990"],
+      ]),
+      tableRow(grid, "b", "35–49", [
+        ["Clean record", "$1,800"],
+        ["1 minor conviction", "$2,100"],
+        ["1 at-fault accident", "$2,500"],
+      ]),
+    ];
+    const road = buildTaxonomy([{ id: "road", title: grid.title, product: "road", domain: "auto", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    // The offline rewrite keeps the question; the message is the context.
+    const ask = (context: string) => read({ query: "What's the Road annual premium?", language: "en", units: rows, taxonomy: road, lexicon, context });
+    expect(ask("I'm 28 with a speeding ticket. What's the Road annual premium?")).toMatchObject({
+      kind: "answer",
+      claims: [{ text: expect.stringContaining("25–34 — 1 minor conviction: $2,520") }],
+    });
+    // Nothing of the record said: the question is asked with the table's own labels.
+    expect(ask("I'm 28. What's the Road annual premium?")).toMatchObject({
+      kind: "clarify_table",
+      options: [{ label: "Clean record" }, { label: "1 minor conviction" }, { label: "1 at-fault accident" }],
+    });
+  });
+
   it("reads a picked cell together with the running text of its table's section (whom and when the table pays)", () => {
     const table = (documentId: string, section: string, limit: string) => {
       const t: TableOf = { documentId, title: "Road Auto – What's Covered", product: "road", domain: "auto", section, caption: null, labelHeader: "Benefit" };
