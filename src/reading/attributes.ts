@@ -80,6 +80,18 @@ export function formSpeaksOf(raw: string, attribute: Attribute): boolean {
 
 const MONEY_OR_NUMBER = /\d/u;
 const PERIOD_FIGURE = /\d[\d.,٬]*\s*(?:-|to|–|تا)?\s*(?:\d[\d.,٬]*\s*)?(?:days?|nights?|hours?|hrs?|weeks?|months?|years?|روز|روزه|شب|ساعت|هفته|ماه|سال)(?![\p{L}])/giu;
+const PERIOD_OR_DAY = new RegExp(
+  [
+    PERIOD_FIGURE.source,
+    "\\d[\\d.,٬]*\\s*(?:working|business|calendar|clear|consecutive|full)\\s+(?:days?|hours?|weeks?|months?)",
+    "\\d+(?:st|nd|rd|th)\\b",
+    "\\d+\\s*(?:am|pm|a\\.m\\.|p\\.m\\.|:\\d\\d)",
+    "\\d{1,2}\\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*",
+    "\\d+\\s*(?:ام|اُم)(?![\\p{L}])",
+    "\\d{1,2}\\s+(?:فروردین|اردیبهشت|خرداد|تیر|مرداد|شهریور|مهر|آبان|آذر|دی|بهمن|اسفند)",
+  ].join("|"),
+  "iu",
+);
 const TIMED: ReadonlySet<Attribute> = new Set<Attribute>(["waiting", "deadline", "duration", "age"]);
 // "Windscreen claims have no excess", "free of charge": none is an amount too. (Not for waiting
 // periods: "accidents from day one" is the exception beside the period asked about.)
@@ -126,9 +138,12 @@ export function formFits(raw: string, asked: readonly Attribute[], question?: { 
         // A limit is a sum or a count: a passage whose only figures are lengths of time ("within 7
         // days", «۴۸ ساعت») states a deadline, unless the question asks for a length too.
         return MONEY_OR_NUMBER.test(asked.some((b) => TIMED.has(b)) ? text : text.replace(PERIOD_FIGURE, " "));
-      case "waiting":
       case "deadline":
       case "duration":
+        // A deadline or a length is a length of time, or a day of the month: "15% of the repair
+        // cost" states no deadline, however many figures it has.
+        return PERIOD_OR_DAY.test(text);
+      case "waiting":
       case "discount":
       case "age":
         return MONEY_OR_NUMBER.test(text);

@@ -174,9 +174,13 @@ describe("the turn graph", () => {
     expect(retriever.requests[0]?.documentIds).toContain("voyager-en");
     expect(retriever.requests[0]?.documentIds).not.toContain("nest-en");
     for (const id of general) expect(retriever.requests[0]?.documentIds).toContain(id);
-    expect(retriever.requests[1]?.documentIds).toBeUndefined();
-    await run(h, "How much does it cost?", { threadId: "other" });
+    // Nothing of the product's own found: its pages alone are searched for their half of the places.
+    expect(retriever.requests[1]?.documentIds).toContain("voyager-en");
+    expect(retriever.requests[1]?.documentIds).not.toContain("claims-en");
+    expect(retriever.requests[1]?.topK).toBe(Math.ceil((retriever.requests[0]?.topK ?? 0) / 2));
     expect(retriever.requests[2]?.documentIds).toBeUndefined();
+    await run(h, "How much does it cost?", { threadId: "other" });
+    expect(retriever.requests[3]?.documentIds).toBeUndefined();
   });
 
   it("searches a duration in weeks or months in days too, and leaves the question as asked", async () => {

@@ -66,3 +66,23 @@ describe("the words that name an attribute", () => {
     expect(analyzeQuestion("What is the grace period for a late premium payment?").asked).toContain("duration");
   });
 });
+
+describe("a deadline or a length of time", () => {
+  it("is stated by a length of time or a day, not by any figure", () => {
+    for (const text of [
+      "Report within 7 days.",
+      "ظرف ۴۸ ساعت گزارش دهید",
+      "Claims are decided within 5 working days.",
+      "Pay by the 5th of each month.",
+      "before 31 March",
+      "no later than 10:00",
+      "۱۰ روز کاری",
+    ]) {
+      expect(formFits(text, ["deadline"]), text).toBe(true);
+    }
+    for (const text of ["Other accidental damage: 15% of the repair cost, with a minimum of 2,000,000 rials.", "Theft: 25% of the replacement value.", "Call 021-8000 for help."]) {
+      expect(formFits(text, ["deadline"]), text).toBe(false);
+      expect(formFits(text, ["duration"]), text).toBe(false);
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { RetrievalUnavailableError, type Chunk, type RetrievalRequest } from "../../retrieval/index.js";
+import { RetrievalUnavailableError, type Chunk, type RetrievalRequest, type RetrievedChunk } from "../../retrieval/index.js";
 import type { AgentDeps } from "../deps.js";
 import { createInstructionDetector, withoutInstructions } from "../../retrieval/index.js";
 import type { AgentStateUpdate, AgentStateValue } from "../state.js";
@@ -51,6 +51,7 @@ export function retrieveNode(deps: AgentDeps) {
       topK: widen ? deps.settings.retrieval.topK * 2 : deps.settings.retrieval.topK,
     };
     if (state.retrievalFilter.domain !== undefined) request.domain = state.retrievalFilter.domain;
+    let own: Set<string> | null = null;
     if (!widen && state.retrievalFilter.documentIds !== undefined) request.documentIds = state.retrievalFilter.documentIds;
     else if (!widen) {
       // A question naming a product is answered from its documents or the general pages (the
@@ -59,10 +60,12 @@ export function retrieveNode(deps: AgentDeps) {
       if (named.length > 0) {
         const general = taxonomy.products.filter((p) => p.general);
         request.documentIds = [...new Set([...named, ...general].flatMap((p) => p.documentIds))];
+        own = new Set(named.flatMap((p) => p.documentIds));
       }
     }
     try {
-      const { hits } = await deps.retriever.retrieve(request, config.signal);
+      const found = await deps.retriever.retrieve(request, config.signal);
+      const hits = own === null ? found.hits : await withOwnPages(found.hits, own, request, deps, config.signal);
       const withheld = new Set(state.withheld);
       return {
         retrievalRounds: round,
@@ -76,6 +79,36 @@ export function retrieveNode(deps: AgentDeps) {
       return { retrievalRounds: round, hits: [], escalation: { reason: "dependency_failure", detail: "retrieval unavailable after retries" } };
     }
   };
+}
+
+/**
+ * The named product's own pages keep half the places: general pages in the question's language
+ * can outrank a product documented only in the other one («فرانشیز … گجت‌گارد» found the claims
+ * guide's Persian rows before GadgetGuard's English excess table).
+ */
+export async function withOwnPages(
+  hits: RetrievedChunk[],
+  own: ReadonlySet<string>,
+  request: RetrievalRequest,
+  deps: Pick<AgentDeps, "retriever">,
+  signal: AbortSignal | undefined,
+): Promise<RetrievedChunk[]> {
+  const reserved = Math.ceil(request.topK / 2);
+  const mine = hits.filter((h) => own.has(h.chunk.documentId)).length;
+  if (mine >= reserved) return hits;
+  const extra = await deps.retriever.retrieve({ ...request, documentIds: [...own], topK: reserved }, signal);
+  const seen = new Set(hits.map((h) => h.chunk.chunkId));
+  const added = extra.hits.filter((h) => !seen.has(h.chunk.chunkId)).slice(0, reserved - mine);
+  // The lowest general-page hits give way, so the reader still sees topK chunks, best first.
+  const excess = hits.length + added.length - request.topK;
+  const giving = new Set(
+    hits
+      .filter((h) => !own.has(h.chunk.documentId))
+      .slice(-Math.max(0, excess))
+      .map((h) => h.chunk.chunkId),
+  );
+  const kept = excess > 0 ? hits.filter((h) => !giving.has(h.chunk.chunkId)) : hits;
+  return [...kept, ...added].sort((a, b) => b.score - a.score);
 }
 
 function dedupeWords(text: string): string {
