@@ -1480,34 +1480,8 @@ describe("the reader", () => {
     });
   });
 
-  it("picks the column whose label names the broader concept of a question word (a speeding ticket is a conviction)", () => {
-    const lexicon = parseConceptLexicon(
-      "traffic_violation\ttraffic violation | conviction | convictions\tتخلف\nspeeding\tspeeding | speeding ticket\tسرعت غیرمجاز\ttraffic_violation\n",
-    );
-    const grid: TableOf = {
-      documentId: "road",
-      title: "Road Auto – Premiums",
-      product: "road",
-      domain: "auto",
-      section: "Annual premium by driving record",
-      caption: null,
-      labelHeader: "Driver age",
-    };
-    const rows = [
-      tableRow(grid, "a", "25–34", [
-        ["Clean record", "$2,160"],
-        ["1 minor conviction", "$2,520"],
-        ["1 at-fault accident", "$2,990"],
-      ]),
-    ];
-    const road = buildTaxonomy([{ id: "road", title: grid.title, product: "road", domain: "auto", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
-    expect(read({ query: "what is the Road annual premium at 28 with a speeding ticket?", language: "en", units: rows, taxonomy: road, lexicon })).toMatchObject({
-      kind: "answer",
-      claims: [{ text: expect.stringContaining("1 minor conviction: $2,520") }],
-    });
-  });
-
-  it("takes the option the message says in other words before the question ('I'm 28 with a speeding ticket. What's the premium?')", () => {
+  /** A premium grid by driver age and driving record, and a lexicon where a speeding ticket is a conviction. */
+  function roadPremiums() {
     const lexicon = parseConceptLexicon(
       "traffic_violation\ttraffic violation | conviction | convictions\tتخلف\nspeeding\tspeeding | speeding ticket\tسرعت غیرمجاز\ttraffic_violation\n",
     );
@@ -1533,6 +1507,19 @@ describe("the reader", () => {
       ]),
     ];
     const road = buildTaxonomy([{ id: "road", title: grid.title, product: "road", domain: "auto", lang: "en", text: rows.map((r) => r.text).join("\n") }]);
+    return { lexicon, rows, road };
+  }
+
+  it("picks the column whose label names the broader concept of a question word (a speeding ticket is a conviction)", () => {
+    const { lexicon, rows, road } = roadPremiums();
+    expect(read({ query: "what is the Road annual premium at 28 with a speeding ticket?", language: "en", units: rows, taxonomy: road, lexicon })).toMatchObject({
+      kind: "answer",
+      claims: [{ text: expect.stringContaining("1 minor conviction: $2,520") }],
+    });
+  });
+
+  it("takes the option the message says in other words before the question ('I'm 28 with a speeding ticket. What's the premium?')", () => {
+    const { lexicon, rows, road } = roadPremiums();
     // The offline rewrite keeps the question; the message is the context.
     const ask = (context: string) => read({ query: "What's the Road annual premium?", language: "en", units: rows, taxonomy: road, lexicon, context });
     expect(ask("I'm 28 with a speeding ticket. What's the Road annual premium?")).toMatchObject({
