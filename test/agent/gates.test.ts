@@ -169,6 +169,24 @@ describe("when the classifier is unsure, the triage model settles knowledge agai
     expect((await run(person, "ugh, can someone just sort this out")).result.outcome).toMatchObject({ kind: "escalate", reason: "frustration" });
   });
 
+  it("out of scope is not believed over a lean to a person ('is there anybody real there?')", async () => {
+    const h = harness({
+      models: scriptedModels({ triage: () => ({ intent: "out_of_scope", confidence: 0.7 }) }),
+      retriever: fakeRetriever(() => []),
+      gates: fixedGates("handoff_request", 0.45, false),
+    });
+    const { result, triage } = await run(h, "is there anybody real there?");
+    expect(result.outcome).toMatchObject({ kind: "escalate", reason: "user_requested" });
+    expect(triage).toMatch(/^classifier unsure \(handoff_request p=0\.45\); model: out_of_scope → handoff_request/u);
+    // Chitchat still is: a greeting that asks whether anyone is there.
+    const hello = harness({
+      models: scriptedModels({ triage: () => ({ intent: "chitchat", confidence: 0.7 }) }),
+      retriever: fakeRetriever(() => []),
+      gates: fixedGates("handoff_request", 0.45, false),
+    });
+    expect((await run(hello, "hello? anyone there?")).result.outcome).toMatchObject({ kind: "answer", answerKind: "chitchat" });
+  });
+
   it("'not knowledge' with a lean to one of the model's own intents takes the model's intent", async () => {
     const h = harness({
       models: scriptedModels({ triage: () => ({ intent: "account", confidence: 0.7 }) }),

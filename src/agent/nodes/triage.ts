@@ -241,12 +241,16 @@ export function triageNode(deps: AgentDeps) {
  * when it leaned to one (the model's intents have no restricted or frustration). A model that
  * says chitchat or out of scope is believed over a weak lean to a person, the account or
  * frustration ("is that other company's roadside assistance any good?" is not anger), but not
- * over a lean to a restricted intent: a missed payout demand is the worst miss.
+ * over a lean to a restricted intent (a missed payout demand is the worst miss), and out of scope
+ * not over a lean to a person.
  */
 export function settled(lean: GateClass, intent: Intent): GateClass {
   if (intent === "knowledge") return "knowledge";
   const route = routeOf(lean);
   if (route.kind === "intent") return intent;
   if (intent === "handoff_request" || intent === "account" || lean.startsWith("restricted:")) return lean;
+  // Out of scope is no answer to "is there anybody real there?": a lean to a person is kept, a
+  // missed request for one being a policy breach (chitchat still wins: "hello? anyone there?").
+  if (intent === "out_of_scope" && lean === "handoff_request") return lean;
   return intent;
 }
