@@ -95,8 +95,10 @@ describe("a hanging Gemini under the server's turn time limit", () => {
       expect(result.outcome.case).toBe("escalate");
       if (result.outcome.case !== "escalate") throw new Error();
       expect(result.outcome.value.reason).toBe(EscalationReason.DEPENDENCY_FAILURE);
-      // One attempt of 1000 ms; a retry after >= 375 ms of backoff would end past the 1200 ms left for model calls.
-      expect(fake.generateCalls()).toHaveLength(1);
+      // At most one attempt of 1000 ms; a retry after >= 375 ms of backoff would end past the 1200 ms
+      // left for model calls. (On a loaded machine the turn can reach generate with too little of
+      // its budget left for even one attempt: then none is made, which is the same rule.)
+      expect(fake.generateCalls().length).toBeLessThanOrEqual(1);
     } finally {
       await server.close();
       await fake.close();

@@ -21,7 +21,6 @@ import { loadScenarios, type Category } from "../../src/eval/scenario.js";
  * fails until it is taken off this list. The figures in docs/evaluation.md count them as failures.
  */
 export const KNOWN_WRONG: Readonly<Record<string, string>> = {
-  "en-motor-accident-report-deadline": "answers with the accident line's number (contact page) instead of the 5-working-day deadline",
   "fu-motor-body-price-then-deductible-en":
     "answers the total-loss sentence (70% of the car's value, 'minus the deductible'), a sentence naming all the words, instead of the deductible list under its heading",
 };
