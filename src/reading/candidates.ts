@@ -63,13 +63,18 @@ export function productsMentioned(taxonomy: Taxonomy, terms: readonly string[]):
 // not a figure the item states ("25% discount" still states a discount).
 const PERCENT_OF = /(?:%|\bpercent|درصد)\s+(?:of|از)\s+(?:the\s+|your\s+|its\s+)?(?:[\p{L}\u200C'-]+\s+){0,2}[\p{L}\u200C'-]+/giu;
 
+/** The list a unit is an item of (its document, section and lead-in), or null. */
+function listOf(unit: ReadingUnit): string | null {
+  return unit.shape.kind === "item" && unit.shape.leadIn !== null ? `${unit.documentId}\u0000${unit.sectionPath.join(">")}\u0000${unit.shape.leadIn}` : null;
+}
+
 export function listCandidates(candidates: readonly Candidate[], question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy): Candidate[] {
   const main = question.asked.find((a) => FIGURE_ATTRIBUTES.has(a));
   if (main === undefined) return [];
   const groups = new Map<string, TextCandidate[]>();
   for (const c of candidates) {
-    if (c.kind !== "item" || c.unit.shape.kind !== "item" || c.unit.shape.leadIn === null) continue;
-    const key = `${c.unit.documentId}\u0000${c.unit.sectionPath.join(">")}\u0000${c.unit.shape.leadIn}`;
+    const key = c.kind === "item" ? listOf(c.unit) : null;
+    if (key === null || c.kind !== "item") continue;
     const group = groups.get(key) ?? [];
     group.push(c);
     groups.set(key, group);
@@ -128,3 +133,36 @@ export function productOptions(products: readonly string[], contenders: readonly
     return { label, documentId: unit.documentId, product, domain: unit.domain, title: unit.title };
   });
 }
+
+/** A single list item's list, when it stands among the best (not the whole-list answer, which has extras). */
+const listKey = (c: Candidate): string | null => (c.kind === "item" && c.extra.length === 0 ? listOf(c.unit) : null);
+
+/** The numbers a text says, as the analyzer writes them (either digit system). */
+export const numbersOf = (text: string): ReadonlySet<string> => new Set(analyze(text).filter((t) => /^\d/u.test(t)));
+
+/**
+ * The lists two or more of whose items are among the best beside a sentence of their document,
+ * each with the one item a number of the question picks (null when none or several say one).
+ */
+export function tiedSiblings(near: readonly Candidate[], numbers: ReadonlySet<string>): ReadonlyMap<string, Candidate | null> {
+  const groups = new Map<string, Candidate[]>();
+  for (const c of near) {
+    const key = listKey(c);
+    if (key !== null) groups.set(key, [...(groups.get(key) ?? []), c]);
+  }
+  const out = new Map<string, Candidate | null>();
+  for (const [key, items] of groups) {
+    // Only a sentence of their own document states the rule they share; another list's item does not.
+    if (items.length < 2 || !near.some((c) => c.kind === "sentence" && c.unit.documentId === unitOf(items[0]!).documentId)) continue;
+    const picked =
+      numbers.size === 0 ? [] : items.filter((c) => [...numbersOf(c.kind === "item" && c.unit.shape.kind === "item" ? c.unit.shape.item : "")].some((n) => numbers.has(n)));
+    out.set(key, picked.length === 1 ? picked[0]! : null);
+  }
+  return out;
+}
+
+export const structure = (c: Candidate, siblings: ReadonlyMap<string, Candidate | null>): number => {
+  const key = listKey(c);
+  if (key === null || !siblings.has(key)) return rank(c);
+  return siblings.get(key) === c ? rank(c) : 0.5;
+};

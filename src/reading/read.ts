@@ -4,7 +4,7 @@ import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { attributesNamed, speaksOf } from "./attributes.js";
-import { type Candidate, listCandidates, productOf, productOptions, rank, unitOf } from "./candidates.js";
+import { type Candidate, listCandidates, numbersOf, productOf, productOptions, rank, structure, tiedSiblings, unitOf } from "./candidates.js";
 import { correctTerm, focusPhrases, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { labelPicksProduct, namedBy, namedOptions, PRODUCT_ATTRIBUTES, productColumns, productTableClarify, sharedClassOnly, unsoldKinds } from "./products.js";
 import { judgeable, parseQuantities } from "../text/quantities.js";
@@ -362,42 +362,6 @@ export function describeUnit(unit: ReadingUnit): string {
 /** The products a passage's own words name (in either script), general pages aside. */
 const ownProducts = (text: string, taxonomy: Taxonomy) =>
   productsNamed(taxonomy, [...termSet(text), ...[...crossScriptAliases(taxonomy, text).values()].flat()]).filter((p) => !p.general);
-
-/** A single list item's list, when it stands among the best (not the whole-list answer, which has extras). */
-const listKey = (c: Candidate): string | null =>
-  c.kind === "item" && c.extra.length === 0 && c.unit.shape.kind === "item" && c.unit.shape.leadIn !== null
-    ? `${c.unit.documentId}\u0000${c.unit.sectionPath.join(">")}\u0000${c.unit.shape.leadIn}`
-    : null;
-
-/** The numbers a text says, as the analyzer writes them (either digit system). */
-const numbersOf = (text: string): ReadonlySet<string> => new Set(analyze(text).filter((t) => /^\d/u.test(t)));
-
-/**
- * The lists two or more of whose items are among the best beside a sentence of their document,
- * each with the one item a number of the question picks (null when none or several say one).
- */
-function tiedSiblings(near: readonly Candidate[], numbers: ReadonlySet<string>): ReadonlyMap<string, Candidate | null> {
-  const groups = new Map<string, Candidate[]>();
-  for (const c of near) {
-    const key = listKey(c);
-    if (key !== null) groups.set(key, [...(groups.get(key) ?? []), c]);
-  }
-  const out = new Map<string, Candidate | null>();
-  for (const [key, items] of groups) {
-    // Only a sentence of their own document states the rule they share; another list's item does not.
-    if (items.length < 2 || !near.some((c) => c.kind === "sentence" && c.unit.documentId === unitOf(items[0]!).documentId)) continue;
-    const picked =
-      numbers.size === 0 ? [] : items.filter((c) => [...numbersOf(c.kind === "item" && c.unit.shape.kind === "item" ? c.unit.shape.item : "")].some((n) => numbers.has(n)));
-    out.set(key, picked.length === 1 ? picked[0]! : null);
-  }
-  return out;
-}
-
-const structure = (c: Candidate, siblings: ReadonlyMap<string, Candidate | null>): number => {
-  const key = listKey(c);
-  if (key === null || !siblings.has(key)) return rank(c);
-  return siblings.get(key) === c ? rank(c) : 0.5;
-};
 
 const sectionKey = (unit: ReadingUnit) => `${unit.documentId}\u0000${unit.sectionPath.join("\u0000")}`;
 
