@@ -63,9 +63,9 @@ export function productsMentioned(taxonomy: Taxonomy, terms: readonly string[]):
 // not a figure the item states ("25% discount" still states a discount).
 const PERCENT_OF = /(?:%|\bpercent|درصد)\s+(?:of|از)\s+(?:the\s+|your\s+|its\s+)?(?:[\p{L}\u200C'-]+\s+){0,2}[\p{L}\u200C'-]+/giu;
 
-/** The list a unit is an item of (its document, section and lead-in), or null. */
+/** The list a unit is an item of (its document, section and lead-in, if it has one), or null. */
 function listOf(unit: ReadingUnit): string | null {
-  return unit.shape.kind === "item" && unit.shape.leadIn !== null ? `${unit.documentId}\u0000${unit.sectionPath.join(">")}\u0000${unit.shape.leadIn}` : null;
+  return unit.shape.kind === "item" ? `${unit.documentId}\u0000${unit.sectionPath.join(">")}\u0000${unit.shape.leadIn ?? ""}` : null;
 }
 
 export function listCandidates(candidates: readonly Candidate[], question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy): Candidate[] {
@@ -162,6 +162,8 @@ export function tiedSiblings(near: readonly Candidate[], numbers: ReadonlySet<st
 }
 
 export const structure = (c: Candidate, siblings: ReadonlyMap<string, Candidate | null>): number => {
+  // The whole list, built only when its items tie, answers better than any one of them on a tie.
+  if (c.kind === "item" && c.extra.length > 0) return rank(c) + 0.25;
   const key = listKey(c);
   if (key === null || !siblings.has(key)) return rank(c);
   return siblings.get(key) === c ? rank(c) : 0.5;

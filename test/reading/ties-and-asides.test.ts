@@ -182,3 +182,19 @@ describe("a table label's meaning said twice", () => {
     }
   });
 });
+
+describe("a list without a lead-in whose items tie", () => {
+  it("is answered whole, in its order, rather than by whichever item comes first", () => {
+    const road = at("road", "road", "Road Car Cover", "Deductibles", "cars");
+    const list = [
+      "First claim in a year: the deductible is 10% of the damage.",
+      "Second claim in a year: the deductible is 20% of the damage.",
+      "Theft of the car: the deductible is 20% of its value.",
+    ];
+    const units = items(road, "", list)
+      .map((u) => ({ ...u, text: `Deductibles — ${u.shape.kind === "item" ? u.shape.item : ""}`, shape: { ...u.shape, leadIn: null } }) as ReadingUnit)
+      .reverse();
+    const verdict = read({ query: "How much is the Road deductible?", language: "en", units, taxonomy: taxonomyOf(units) });
+    expect(verdict).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["road#i0"] }, { chunkIds: ["road#i1"] }, { chunkIds: ["road#i2"] }] });
+  });
+});
