@@ -2,7 +2,7 @@ import type { ChitchatKind, PhraseList, RestrictedCategory } from "./bundle.js";
 import type { AgentBundle } from "./bundle.js";
 import { CHITCHAT_KINDS, RESTRICTED_CATEGORIES } from "./bundle.js";
 import { analyze } from "../text/analysis/index.js";
-import { isAttributeWord } from "../reading/attributes.js";
+import { ATTRIBUTE_TERMS, PAGE_WORDS } from "../text/attribute-words.js";
 import { compilePhrase, findPhrase, firstMatch, ruleWords, type CompiledPhrase } from "./phrases.js";
 import type { ClarifyOption } from "../domain/turn.js";
 import type { GateClass } from "../learn/index.js";
@@ -112,13 +112,6 @@ export function isShouting(text: string): boolean {
 
 /** Terms that name no product in particular: matching them does not pick an option. */
 const GENERIC_OPTION_TERMS = new Set(analyze("insurance insure policy plan cover coverage بیمه بیمه‌نامه پوشش طرح"));
-/**
- * What a product option's title says of the document, not of the product ("Price Guide",
- * "Questions and Answers", «جدول تعهدات»): "just give me a price" picks none of them.
- */
-const DOCUMENT_KIND_TERMS = new Set(
-  analyze("guide questions answers faq faqs schedule overview brochure summary table terms conditions wording booklet راهنما پرسش پرسش‌ها پاسخ پاسخ‌ها جدول خلاصه"),
-);
 
 /** Picks a clarify option by number, ordinal, or words that name exactly one option. */
 export function matchClarifyChoice(text: string, options: readonly ClarifyOption[]): { option: ClarifyOption; index: number } | null {
@@ -142,10 +135,11 @@ export function matchClarifyChoice(text: string, options: readonly ClarifyOption
   const terms = new Set(analyze(text));
   let best: { option: ClarifyOption; index: number; hits: number } | null = null;
   let tie = false;
-  // Options of several products are named by their products; a table's own labels ("Monthly",
+  // Options of several products are named by their products, not by what their titles say of
+  // the page ("Price Guide": "just give me a price" picks none); a table's own labels ("Monthly",
   // "Adult 18–64") by every word, what is asked included.
   const products = new Set(options.map((o) => o.product)).size === options.length;
-  const naming = (term: string) => !GENERIC_OPTION_TERMS.has(term) && !(products && (isAttributeWord(term) || DOCUMENT_KIND_TERMS.has(term)));
+  const naming = (term: string) => !GENERIC_OPTION_TERMS.has(term) && !(products && (ATTRIBUTE_TERMS.has(term) || PAGE_WORDS.has(term)));
   options.forEach((option, index) => {
     const optionTerms = new Set(analyze(`${option.label} ${option.title} ${option.product.replace(/-/gu, " ")} ${option.domain}`));
     let hits = 0;

@@ -1,4 +1,4 @@
-import { ATTRIBUTE_WORDS, attributeWordTerms } from "../text/attribute-words.js";
+import { ATTRIBUTE_TERMS, ATTRIBUTE_WORDS, attributeWordTerms } from "../text/attribute-words.js";
 import { toAsciiDigits } from "../text/normalize.js";
 import type { Attribute } from "./question.js";
 import { CURRENCY } from "../text/currency.js";
@@ -38,11 +38,9 @@ export function attributeTerms(attribute: Attribute): ReadonlySet<string> {
   return TERMS.get(attribute) ?? new Set();
 }
 
-const ANY_ATTRIBUTE = new Set([...TERMS.values()].flatMap((terms) => [...terms]));
-
 /** True when the term names some attribute ("cover", "price", "limit"): what is asked, not of what. */
 export function isAttributeWord(term: string): boolean {
-  return ANY_ATTRIBUTE.has(term);
+  return ATTRIBUTE_TERMS.has(term);
 }
 
 /** The asked attributes a term names ("excess" names the deductible). */

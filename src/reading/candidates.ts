@@ -3,6 +3,7 @@ import { productsNamed } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
 import type { Language } from "../text/language.js";
 import { formFits, isAttributeWord, speaksOf } from "./attributes.js";
+import { PAGE_WORDS } from "../text/attribute-words.js";
 import type { QuestionAnalysis } from "./question.js";
 import { AMOUNT_ATTRIBUTES, cover, FIGURE_ATTRIBUTES, judged, READER_RULES, type Scored, unitBags } from "./score.js";
 import type { CellReading, Table } from "./table.js";
@@ -22,12 +23,6 @@ export function productOf(c: Candidate): string {
 export function unitOf(c: Candidate): ReadingUnit {
   return c.kind === "table" ? c.table.sample : c.unit;
 }
-
-/** Words of any insurer's page titles that say what a page is, not which product it is about. */
-const PAGE_WORDS: ReadonlySet<string> = new Set(
-  analyze(`plan plans tier tiers option options package packages policy policies guide overview summary faq frequently asked questions
-    schedule table benefits rules terms conditions details information طرح طرح‌ها پلن بسته بیمه‌نامه راهنما خلاصه سوالات متداول پرسش‌های جدول مزایا شرایط ضوابط اطلاعات`),
-);
 
 /**
  * The products a question is about: those it names by a word only they have ("rahvar"), or else

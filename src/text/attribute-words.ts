@@ -37,3 +37,13 @@ export function attributeWordTerms(word: string): string[] {
 
 /** Every term of every attribute: what a question asks or a title says a page is about ("Prices"), never a name. */
 export const ATTRIBUTE_TERMS: ReadonlySet<string> = new Set(Object.values(ATTRIBUTE_WORDS).flatMap((words) => words.split(/\s+/u).flatMap(attributeWordTerms)));
+
+/**
+ * Words of any insurer's page titles that say what a page is, not which product it is about
+ * ("Price Guide", "Questions and Answers", «جدول تعهدات», "– Plans and Benefits").
+ */
+export const PAGE_WORDS: ReadonlySet<string> = new Set(
+  analyze(`plan plans tier tiers option options package packages policy policies guide overview summary faq faqs frequently asked questions answers
+    schedule table benefits rules terms conditions details information brochure wording booklet
+    طرح طرح‌ها پلن بسته بیمه‌نامه راهنما خلاصه سوالات متداول پرسش پرسش‌های پرسش‌ها پاسخ پاسخ‌ها جدول مزایا شرایط ضوابط اطلاعات`),
+);

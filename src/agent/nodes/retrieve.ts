@@ -100,14 +100,10 @@ export async function withOwnPages(
   const seen = new Set(hits.map((h) => h.chunk.chunkId));
   const added = extra.hits.filter((h) => !seen.has(h.chunk.chunkId)).slice(0, reserved - mine);
   // The lowest general-page hits give way, so the reader still sees topK chunks, best first.
-  const excess = hits.length + added.length - request.topK;
-  const giving = new Set(
-    hits
-      .filter((h) => !own.has(h.chunk.documentId))
-      .slice(-Math.max(0, excess))
-      .map((h) => h.chunk.chunkId),
-  );
-  const kept = excess > 0 ? hits.filter((h) => !giving.has(h.chunk.chunkId)) : hits;
+  const excess = Math.max(0, hits.length + added.length - request.topK);
+  const general = hits.filter((h) => !own.has(h.chunk.documentId));
+  const giving = new Set(general.slice(general.length - excess).map((h) => h.chunk.chunkId));
+  const kept = hits.filter((h) => !giving.has(h.chunk.chunkId));
   return [...kept, ...added].sort((a, b) => b.score - a.score);
 }
 
