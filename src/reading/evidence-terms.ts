@@ -56,6 +56,13 @@ const TAKES =
 const INDIFFERENT =
   /(?<![\p{L}])(?:i\s+)?(?:don'?t|do\s+not|couldn'?t|could\s+not)\s+care(?:\s+(?:less|which|at\s+all))?(?![\p{L}])|(?<![\p{L}])(?:it\s+)?(?:doesn'?t|does\s+not)\s+matter(?![\p{L}])|(?<![\p{L}])(?:برام|برای\s+من|واسم)?\s*(?:فرقی|فرق)\s+(?:نمیکنه|نمی\s?کند|نمی\s?کنه|نداره|ندارد)(?![\p{L}])|(?<![\p{L}])(?:برام|برای\s+من|واسم)?\s*مهم\s+نیست(?![\p{L}])/giu;
 
+/**
+ * "if I ever", "by any chance", «اگه یه وقت», «احیانا»: the hedge of a supposed event, not a word
+ * to find («وقت» is "time", which a passage about deadlines would cover).
+ */
+const HEDGE =
+  /(?<![\p{L}])(?:ever|by\s+any\s+chance|happens?\s+to|happened\s+to)(?![\p{L}])|(?<=(?:^|[^\p{L}])(?:اگه|اگر|که)\s+)(?:یه|یک)\s+(?:وقت|موقع|روز)(?![\p{L}])|(?<![\p{L}])(?:احیانا|احیاناً|خدای\s+نکرده|خدایی\s+نکرده)(?![\p{L}])/giu;
+
 /** "per year", "a month", «در سال»: the period a price is asked for, not the frame of a stated quantity. */
 const ASKED_PERIOD = /(?<![\p{L}])(?:per|a|an|each|every|در|هر)\s+(years?|months?|weeks?|days?|nights?|سال|ماه|هفته|روز|شب)(?![\p{L}])/giu;
 
@@ -69,6 +76,7 @@ export function questionTerms(text: string, hasQuantities = false): string[] {
         text
           .replace(/[\u2018\u2019]/gu, "'")
           .replace(TAKES, " ")
+          .replace(HEDGE, " ")
           .replace(INDIFFERENT, " "),
       ).filter((t) => !ASKING.has(t) && !/^\d/u.test(t) && !frame(t)),
     ),

@@ -85,4 +85,15 @@ describe("a reply to a clarifying question", () => {
     // "offer" is how the question asks whether a kind is sold, not a word a page must say.
     expect(questionTerms("do you offer renters insurance?")).toEqual(questionTerms("do you have renters insurance?"));
   });
+
+  it('drops the hedge of a supposed event («اگه یه وقت», "if I ever"), keeping time asked of as a word', () => {
+    expect(questionTerms("اگه یه وقت با آهو تصادف کنم، فرانشیزش چقدره؟")).not.toContain("وقت");
+    expect(questionTerms("اگه یه وقت با آهو تصادف کنم، فرانشیزش چقدره؟")).toContain("آهو");
+    expect(questionTerms("if I ever hit a deer, what's the deductible?")).toEqual(questionTerms("if I hit a deer, what's the deductible?"));
+    expect(questionTerms("if my phone happens to be stolen by any chance, am I covered?")).toEqual(questionTerms("if my phone is stolen, am I covered?"));
+    expect(questionTerms("احیانا اگه گوشیم دزدیده بشه پوشش داره؟")).toEqual(questionTerms("اگه گوشیم دزدیده بشه پوشش داره؟"));
+    // Not a hedge: a time of day or a booked time is what is asked about.
+    expect(questionTerms("وقت ملاقات کارشناس کی است؟")).toContain("وقت");
+    expect(questionTerms("what time does the office open, ever on sundays?")).toContain("time");
+  });
 });
