@@ -39,6 +39,11 @@ export interface Taxonomy {
    * its word is here.
    */
   productVocabulary: ReadonlySet<string>;
+  /**
+   * Of those, the words the product pages name things with (titles, headings, table labels), not
+   * those they merely keep using: what a customer's "it" can be ("my e-bike… if it is stolen").
+   */
+  labelVocabulary: ReadonlySet<string>;
   /** How many documents each analysed term occurs in; documents is their count. */
   documentFrequency: ReadonlyMap<string, number>;
   documents: number;
@@ -74,6 +79,7 @@ export const EMPTY_TAXONOMY: Taxonomy = {
   glosses: new Map(),
   labelGroups: [],
   productVocabulary: new Set(),
+  labelVocabulary: new Set(),
   domainTerms: new Map(),
 };
 

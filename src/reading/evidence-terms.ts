@@ -63,6 +63,13 @@ const INDIFFERENT =
 const HEDGE =
   /(?<![\p{L}])(?:ever|by\s+any\s+chance|happens?\s+to|happened\s+to)(?![\p{L}])|(?<=(?:^|[^\p{L}])(?:اگه|اگر|که)\s+)(?:یه|یک)\s+(?:وقت|موقع|روز)(?![\p{L}])|(?<![\p{L}])(?:احیانا|احیاناً|خدای\s+نکرده|خدایی\s+نکرده)(?![\p{L}])/giu;
 
+/**
+ * "the whole amount", "in full", «کل مبلغ»: the asking of a limit (is all of a sum paid?), not
+ * words a passage stating the limit must say.
+ */
+const WHOLE =
+  /(?<![\p{L}])(?:the\s+)?(?:whole|full|entire|total)\s+(?:amount|cost|value|price|sum)(?![\p{L}])|(?<![\p{L}])in\s+full(?![\p{L}])|(?<![\p{L}])(?:کل|تمام|همه)\s+(?:مبلغ|هزینه|پول)(?:ش|شو|شو رو)?(?![\p{L}])/giu;
+
 /** "per year", "a month", «در سال»: the period a price is asked for, not the frame of a stated quantity. */
 const ASKED_PERIOD = /(?<![\p{L}])(?:per|a|an|each|every|در|هر)\s+(years?|months?|weeks?|days?|nights?|سال|ماه|هفته|روز|شب)(?![\p{L}])/giu;
 
@@ -77,6 +84,7 @@ export function questionTerms(text: string, hasQuantities = false): string[] {
           .replace(/[\u2018\u2019]/gu, "'")
           .replace(TAKES, " ")
           .replace(HEDGE, " ")
+          .replace(WHOLE, " ")
           .replace(INDIFFERENT, " "),
       ).filter((t) => !ASKING.has(t) && !/^\d/u.test(t) && !frame(t)),
     ),

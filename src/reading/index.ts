@@ -6,7 +6,7 @@
  */
 export { read, READER_RULES, type ReaderClaim, type ReaderInput, type ReaderOption, type ReaderVerdict } from "./read.js";
 export { namedProducts } from "./products.js";
-export { addsToQuestion } from "./evidence-terms.js";
+export { addsToQuestion, questionTerms } from "./evidence-terms.js";
 export { analyzeQuestion, type Attribute, type QuestionAnalysis } from "./question.js";
 export { statedWith } from "./attributes.js";
 export { parseInterval, parseQuantities, type Interval, type Quantity } from "../text/quantities.js";

@@ -125,7 +125,7 @@ const CUES: ReadonlyArray<[Attribute, RegExp]> = [
     "limit",
     new RegExp(
       W(
-        "limits?|maximum|max|ceiling|cap|up to how much|how much (?:do|does|will) (?:they|you|it|\\w+) pay|how much (?:\\w+ ){0,4}(?:is|are) (?:covered|insured|included)|سقف|حداکثر|تا چه مبلغی|چقدر میده|چقدر می دهد|چقدر پرداخت",
+        "limits?|maximum|max|ceiling|cap|up to how much|(?:the\\s+)?(?:whole|full|entire|total)\\s+(?:amount|cost|value|price|sum)|in full|fully covered|کل مبلغ|تمام مبلغ|همه مبلغ|کل هزینه|تمام هزینه|کل پول|تمام پول|how much (?:do|does|will) (?:they|you|it|\\w+) pay|how much (?:\\w+ ){0,4}(?:is|are) (?:covered|insured|included)|سقف|حداکثر|تا چه مبلغی|چقدر میده|چقدر می دهد|چقدر پرداخت",
       ),
       "u",
     ),

@@ -247,9 +247,10 @@ export function buildTaxonomy(documents: readonly TaxonomyDocument[]): Taxonomy 
   products.sort((a, b) => (a.product < b.product ? -1 : 1));
   const domains = [...new Set(products.map((p) => p.domain))].sort();
   const generalProducts = new Set(products.filter((p) => p.general).map((p) => p.product));
-  const productVocabulary = new Set(
+  const labelVocabulary: ReadonlySet<string> = new Set(
     documents.filter((d) => !generalProducts.has(d.product)).flatMap((d) => analyze(`${d.title}\n${slugWords(d.product)}\n${slugWords(d.domain)}\n${d.labels ?? ""}`)),
   );
+  const productVocabulary = new Set(labelVocabulary);
   const generalDomainsOf = new Set(products.filter((p) => p.general).map((p) => p.domain));
   for (const [domain, uses] of usesOf) {
     if (generalDomainsOf.has(domain)) continue;
@@ -258,6 +259,7 @@ export function buildTaxonomy(documents: readonly TaxonomyDocument[]): Taxonomy 
   return {
     domains,
     productVocabulary,
+    labelVocabulary,
     products,
     vocabulary,
     documentFrequency,

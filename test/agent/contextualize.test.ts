@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pickedDocuments, withStatedProduct } from "../../src/agent/nodes/contextualize.js";
+import { pickedDocuments, withReferent, withStatedProduct } from "../../src/agent/nodes/contextualize.js";
 import { EMPTY_TAXONOMY, type ProductEntry, type Taxonomy } from "../../src/domain/taxonomy.js";
 import type { ClarifyOption } from "../../src/domain/turn.js";
 import { analyze } from "../../src/text/analysis/index.js";
@@ -15,6 +15,24 @@ describe("a first turn's query", () => {
   it("is the question alone when it names a product, or when no statement does", () => {
     expect(withStatedProduct("Does HarbourNest cover floods?", "I rent in Toronto. Does HarbourNest cover floods?", products)).toBe("Does HarbourNest cover floods?");
     expect(withStatedProduct("Will I need an exam?", "I'm 40. Will I need an exam?", products)).toBe("Will I need an exam?");
+  });
+});
+
+describe("a first turn's question that points back at its statement", () => {
+  const taxonomy: Taxonomy = { ...EMPTY_TAXONOMY, vocabulary: new Set(analyze("bicycles e-bikes marina cost worth")), labelVocabulary: new Set(analyze("Bicycles and e-bikes")) };
+  const message = "My e-bike cost me about $2,000. If it gets stolen, does the Plus plan cover the whole amount?";
+  const question = "If it gets stolen, does the Plus plan cover the whole amount?";
+
+  it("carries what the statement named, as the documents label things", () => {
+    expect(withReferent(question, message, taxonomy)).toBe(`${question} bike`);
+  });
+
+  it("carries nothing when the question names its own subject, says no 'it', or the statement's words label nothing", () => {
+    expect(withReferent("Is a bike covered?", "My e-bike cost me $2,000. Is a bike covered?", taxonomy)).toBe("Is a bike covered?");
+    expect(withReferent("Does the Plus plan cover theft?", "My e-bike cost me $2,000. Does the Plus plan cover theft?", taxonomy)).toBe("Does the Plus plan cover theft?");
+    // "marina" is a word of the documents but names none of their things; "cost" says what is asked.
+    expect(withReferent("Can you insure it?", "I keep a boat at the marina, it cost a lot. Can you insure it?", taxonomy)).toBe("Can you insure it?");
+    expect(withReferent(question, question, taxonomy)).toBe(question);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { analyzeQuestion } from "../../src/reading/question.js";
 import { addsToQuestion, focusTerms, questionTerms, tenantForm } from "../../src/reading/evidence-terms.js";
 import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { analyze } from "../../src/text/analysis/index.js";
@@ -95,5 +96,15 @@ describe("a reply to a clarifying question", () => {
     // Not a hedge: a time of day or a booked time is what is asked about.
     expect(questionTerms("وقت ملاقات کارشناس کی است؟")).toContain("وقت");
     expect(questionTerms("what time does the office open, ever on sundays?")).toContain("time");
+  });
+
+  it("reads 'the whole amount', 'in full', «کل مبلغ» as asking a limit, not as words a passage must say", () => {
+    expect(questionTerms("does the Plus plan cover the whole amount?")).toEqual(questionTerms("does the Plus plan cover it?"));
+    expect(questionTerms("is my bike paid in full?")).toEqual(questionTerms("is my bike paid?"));
+    expect(questionTerms("کل مبلغ دوچرخه رو میده؟")).toEqual(questionTerms("دوچرخه رو میده؟"));
+    expect(analyzeQuestion("does the Plus plan cover the whole amount?").asked).toContain("limit");
+    expect(analyzeQuestion("کل مبلغ دوچرخه رو میده؟").asked).toContain("limit");
+    // "amount" of anything else is still a word: "the amount of the excess".
+    expect(questionTerms("what is the amount of the excess?")).toContain("amount");
   });
 });

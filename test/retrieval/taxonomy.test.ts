@@ -53,6 +53,26 @@ describe("the tenant's taxonomy, built from its documents", () => {
     expect(t.domainTerms.has(analyze("visit")[0]!)).toBe(false);
   });
 
+  it("keeps apart the words product pages name things with (titles, headings, labels) from those they merely keep using", () => {
+    const doc = (id: string, product: string, domain: string, title: string, text: string, labels: string): TaxonomyDocument => ({
+      id,
+      product,
+      domain,
+      title,
+      lang: "en",
+      text,
+      labels,
+    });
+    const t = buildTaxonomy([
+      doc("r", "nest", "home", "Nest Renters", "Call the Persian desk. The Persian desk helps. Persian, Persian.", "Compare the plans\nBicycles and e-bikes"),
+      doc("c", "road", "cars", "Road Car Cover", "Road pays repair bills.", "Deductibles"),
+    ]);
+    expect(t.labelVocabulary.has("bike")).toBe(true);
+    expect(t.labelVocabulary.has("nest")).toBe(true);
+    expect(t.productVocabulary.has("persian")).toBe(true);
+    expect(t.labelVocabulary.has("persian")).toBe(false);
+  });
+
   it("keeps a name term only if no other product's names have it", () => {
     const doc = (id: string, product: string, domain: string, title: string): TaxonomyDocument => ({ id, product, domain, title, lang: "en", text: title });
     const t = buildTaxonomy([doc("a", "car-basic", "car", "Car Basic Cover"), doc("b", "car-plus", "car", "Car Plus Cover"), doc("c", "home", "home", "Home Cover")]);

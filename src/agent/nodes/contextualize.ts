@@ -7,6 +7,8 @@ import type { AgentDeps } from "../deps.js";
 import type { AgentStateUpdate, AgentStateValue, RetrievalFilter } from "../state.js";
 import type { ClarifyOption } from "../../domain/turn.js";
 import type { Taxonomy } from "../../domain/taxonomy.js";
+import { ATTRIBUTE_TERMS } from "../../text/attribute-words.js";
+import { questionTerms } from "../../reading/index.js";
 
 /**
  * Rewrites the turn into a standalone retrieval query. The user's text is never modified.
@@ -41,7 +43,7 @@ export function contextualizeNode(deps: AgentDeps) {
     if (state.history.length === 0 && question === text.trim()) return { rewrittenQuery: question, retrievalFilter: filter };
     const taxonomy = await deps.retriever.taxonomy(turn.tenantId, config.signal);
     const productTerms = [...new Set(taxonomy.products.filter((p) => !p.general).flatMap((p) => p.nameTerms))];
-    if (state.history.length === 0) return { rewrittenQuery: withStatedProduct(question, text, new Set(productTerms)), retrievalFilter: filter };
+    if (state.history.length === 0) return { rewrittenQuery: withReferent(withStatedProduct(question, text, new Set(productTerms)), text, taxonomy), retrievalFilter: filter };
     const call = await callModel(
       deps,
       state,
@@ -80,6 +82,29 @@ export function withStatedProduct(question: string, text: string, productTerms: 
   const named = words(text).filter((w) => {
     const term = analyzeWord(w);
     return term !== null && productTerms.has(term);
+  });
+  return named.length === 0 ? question : `${question} ${[...new Set(named)].join(" ")}`;
+}
+
+// "it", "they", «اون»: the question points back at what a statement before it named.
+const POINTS_BACK = /(?<![\p{L}])(?:it|its|they|them|their|اون|اونو|اونها|آن|آنرا|آنها)(?![\p{L}])/iu;
+
+/**
+ * "My e-bike cost me $2,000. If it gets stolen, is the whole amount covered?": a question that
+ * points back at its statements asks about what they named. Their words that the product pages
+ * name things with (Taxonomy.labelVocabulary: titles, headings, labels) join the query; not words
+ * of the customer's case ("I keep it at the marina"), not those that say what is asked ("cost"),
+ * nor figures (the reader finds those in the customer's own words).
+ */
+export function withReferent(question: string, text: string, taxonomy: Taxonomy): string {
+  if (question === text.trim() || !POINTS_BACK.test(question)) return question;
+  const asked = new Set(analyze(question));
+  const before = text.slice(0, Math.max(0, text.indexOf(question.slice(0, 20))));
+  // The reader's content terms: no words of asking, no frame of a stated figure ("worth", "AED").
+  const content = new Set(questionTerms(before, true));
+  const named = words(before).filter((w) => {
+    const term = analyzeWord(w);
+    return term !== null && content.has(term) && !asked.has(term) && taxonomy.labelVocabulary.has(term) && !ATTRIBUTE_TERMS.has(term);
   });
   return named.length === 0 ? question : `${question} ${[...new Set(named)].join(" ")}`;
 }
