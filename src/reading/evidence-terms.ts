@@ -91,6 +91,21 @@ export function questionTerms(text: string, hasQuantities = false): string[] {
   ];
 }
 
+/**
+ * "If a fire makes our flat unliveable, how much…?", «اگر به دلیل آتش‌سوزی ملک قابل سکونت نباشد، آیا…»:
+ * the opening clause that supposes a case, when a clause asking follows it, as content terms.
+ */
+const SUPPOSES = /^\s*(?:if|when|in case|should|اگر|اگه|درصورتی که|در صورتی که|وقتی|هرگاه)\s+([^,،;:?؟]+)[,،;:]\s*\S/iu;
+
+export function supposedCase(text: string): string[] {
+  const opened = text.replace(/^(?:(?:hi|hello|hey|سلام|با سلام)[,،!.]?\s*)/iu, "");
+  const m = SUPPOSES.exec(opened);
+  if (m === null) return [];
+  // A word the asking clause says too is asked ("…to permanent life, what would the permanent premiums be?").
+  const asked = new Set(questionTerms(opened.slice(m[0].length - 1)));
+  return questionTerms(m[1]!).filter((t) => !asked.has(t));
+}
+
 /** Inverse document frequency in the tenant's documents; unseen terms weigh most. */
 export function termWeight(taxonomy: Taxonomy, term: string): number {
   const df = taxonomy.documentFrequency.get(term) ?? 0;

@@ -63,6 +63,11 @@ export interface QuestionAnalysis {
    * speaks of them fits the case better (they count where covered).
    */
   stated?: ReadonlySet<string>;
+  /**
+   * Terms of the case a question supposes ("If a fire makes the flat unliveable, how much…?"):
+   * what happened, not what is asked, so a passage stating the asked benefit need not say them.
+   */
+  conditions?: ReadonlySet<string>;
   /** Terms the customer says are not so ("I don't smoke", «سابقه خسارت ندارم»): src/reading/negation.ts. */
   denied?: ReadonlySet<string>;
 }

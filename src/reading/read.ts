@@ -5,7 +5,7 @@ import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { attributesNamed, speaksOf } from "./attributes.js";
 import { type Candidate, listCandidates, numbersOf, productOf, productOptions, rank, structure, tiedSiblings, unitOf } from "./candidates.js";
-import { correctTerm, focusPhrases, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
+import { correctTerm, supposedCase, focusPhrases, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { labelPicksProduct, namedBy, namedOptions, PRODUCT_ATTRIBUTES, productColumns, productTableClarify, sharedClassOnly, unsoldKinds } from "./products.js";
 import { judgeable, parseQuantities } from "../text/quantities.js";
 import { analyzeQuestion, asksChange, type QuestionAnalysis } from "./question.js";
@@ -119,6 +119,11 @@ export function read(input: ReaderInput): ReaderVerdict {
   const said = input.context === undefined ? null : new Set(analyze(input.context).map((t) => tenantForm(taxonomy, t)));
   const stated = input.earlier === undefined ? null : statedTerms(terms, input.context, taxonomy);
   const turnFocus = stated === null ? followUpFocus(terms, said, input.lexicon) : null;
+  const conditions = new Set(
+    supposedCase(input.query)
+      .map((t) => (known(t) ? t : tenantForm(taxonomy, t)))
+      .filter((t) => terms.includes(t)),
+  );
   const aliases = crossScriptAliases(taxonomy, input.query);
   const carried = input.lexicon === undefined ? undefined : carriedTerms(input.query, input.lexicon, taxonomy);
   const inPhrases = input.lexicon === undefined ? undefined : phraseConcepts(input.query, input.lexicon, taxonomy);
@@ -132,6 +137,7 @@ export function read(input: ReaderInput): ReaderVerdict {
     ...(input.lexicon === undefined ? {} : { lexicon: input.lexicon }),
     ...(turnFocus === null ? {} : { turnFocus }),
     ...(stated === null ? {} : { stated }),
+    ...(conditions.size === 0 ? {} : { conditions }),
   };
   // What the question is about, named by a word the tenant's documents never use: they cannot answer.
   const unknownFocus = focusTerms(

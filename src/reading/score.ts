@@ -37,6 +37,8 @@ export const READER_RULES = {
   titleWeight: 0.6,
   /** A follow-up's own terms (QuestionAnalysis.turnFocus) weigh this many times the carried-over ones. */
   turnWeight: 2,
+  /** A term of the supposed case (QuestionAnalysis.conditions) weighs this share where a unit lacks it and states all else. */
+  conditionWeight: 0.5,
   /** A stated age, amount or duration weighs this many average terms. */
   quantityWeight: 1.5,
   /** A term covered by a word of its concept rather than itself counts this share. */
@@ -121,6 +123,8 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
   let got = 0;
   let told = 0;
   const missing: string[] = [];
+  // Weight of the supposed case's terms the unit lacks (QuestionAnalysis.conditions).
+  let lackedCase = 0;
   const all = union(bags.own, bags.context);
   const lexicon = question.lexicon;
   for (const term of terms) {
@@ -181,7 +185,15 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
     }
     total += w;
     if (m === 0) missing.push(term);
+    if (m === 0 && question.conditions?.has(term) === true) lackedCase += w;
     got += w * m;
+  }
+  // A unit stating all the question asks, beyond the case it supposes, need not retell the case
+  // ("alternative accommodation — up to AED 15,000" for "if a fire makes the flat unliveable…").
+  const conditions = question.conditions;
+  if (lackedCase > 0 && conditions !== undefined && terms.some((t) => !conditions.has(t) && !isAttributeWord(t)) && missing.every((t) => conditions.has(t))) {
+    total -= (1 - READER_RULES.conditionWeight) * lackedCase;
+    got = Math.min(got, total);
   }
   const quantities = question.quantities.filter(judgeable).length;
   if (quantities > 0) {

@@ -33,6 +33,8 @@ describe("a first turn's question that points back at its statement", () => {
     // "marina" is a word of the documents but names none of their things; "cost" says what is asked.
     expect(withReferent("Can you insure it?", "I keep a boat at the marina, it cost a lot. Can you insure it?", taxonomy)).toBe("Can you insure it?");
     expect(withReferent(question, question, taxonomy)).toBe(question);
+    // «آن» before or after a noun is "that", not "it": «سقف آن» is the cover's limit, not the bike's.
+    expect(withReferent("سقف آن چقدر است؟", "من یک دوچرخه (e-bike) دارم. سقف آن چقدر است؟", taxonomy)).toBe("سقف آن چقدر است؟");
   });
 });
 

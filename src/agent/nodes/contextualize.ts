@@ -86,8 +86,9 @@ export function withStatedProduct(question: string, text: string, productTerms: 
   return named.length === 0 ? question : `${question} ${[...new Set(named)].join(" ")}`;
 }
 
-// "it", "they", «اون»: the question points back at what a statement before it named.
-const POINTS_BACK = /(?<![\p{L}])(?:it|its|they|them|their|اون|اونو|اونها|آن|آنرا|آنها)(?![\p{L}])/iu;
+// "it", "they", «اونو»: the question points back at what a statement before it named. Not «آن» or
+// «اون» alone: they are as often "that" before a noun («سقف آن», «اون شعبه»).
+const POINTS_BACK = /(?<![\p{L}])(?:it|its|they|them|their|اونو|آنرا|آن\s+را)(?![\p{L}])/iu;
 
 /**
  * "My e-bike cost me $2,000. If it gets stolen, is the whole amount covered?": a question that
