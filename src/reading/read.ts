@@ -88,6 +88,14 @@ function conceptNamedByProducts(concept: string, taxonomy: Taxonomy, lexicon: Co
   );
 }
 
+/** Title or heading words of a page that defines terms: a glossary. */
+const GLOSSARY = termSet("glossary glossaries definitions واژه‌نامه واژه نامه واژگان اصطلاحات تعاریف");
+
+function isGlossary(unit: ReadingUnit, taxonomy: Taxonomy): boolean {
+  const { title, context } = unitBags(unit, taxonomy);
+  return [...GLOSSARY].some((t) => title.has(t) || context.has(t));
+}
+
 export function read(input: ReaderInput): ReaderVerdict {
   const { taxonomy } = input;
   const asked = analyzeQuestion(input.query, input.language);
@@ -261,7 +269,10 @@ export function read(input: ReaderInput): ReaderVerdict {
   // installment plans for premiums above…" rather than "6 monthly installments: 2%").
   // One of them saying a number the question says ("6 installments") is picked by it.
   const siblings = tiedSiblings(near, numbersOf(input.query));
-  const best = near.reduce((a, b) => (structure(b, siblings) > structure(a, siblings) ? b : a));
+  // "What is meant by a grace period?": a glossary's entry defines the term; a passage of a
+  // product page stating the same rule is not its definition, however structured.
+  const defining = corrected.asked.includes("definition") ? near.filter((c) => isGlossary(unitOf(c), taxonomy)) : [];
+  const best = (defining.length > 0 ? defining : near).reduce((a, b) => (structure(b, siblings) > structure(a, siblings) ? b : a));
   if (best.score.coverage < READER_RULES.sufficient) {
     return {
       kind: "insufficient",

@@ -85,6 +85,8 @@ describe("a reply to a clarifying question", () => {
     expect(questionTerms("i don't care about the price, does it cover theft?")).not.toContain("care");
     // "offer" is how the question asks whether a kind is sold, not a word a page must say.
     expect(questionTerms("do you offer renters insurance?")).toEqual(questionTerms("do you have renters insurance?"));
+    // «منظور از …» asks what something means, as "what does … mean" does ("mean" is asking too).
+    expect(questionTerms("منظور از مهلت ارفاقی چیست؟")).toEqual(questionTerms("مهلت ارفاقی چیست؟"));
   });
 
   it('drops the hedge of a supposed event («اگه یه وقت», "if I ever"), keeping time asked of as a word', () => {

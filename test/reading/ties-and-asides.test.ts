@@ -198,3 +198,25 @@ describe("a list without a lead-in whose items tie", () => {
     expect(verdict).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["road#i0"] }, { chunkIds: ["road#i1"] }, { chunkIds: ["road#i2"] }] });
   });
 });
+
+describe("a question asking what a term means", () => {
+  const pay = at("pay", "pay", "Paying Your Premium", "Late payment");
+  const words = at("glossary", "glossary", "Glossary of Insurance Terms", "Terms");
+  const units: ReadingUnit[] = [
+    ...items(pay, "If a payment is late:", ["Grace period: you have up to 15 days after each due date to pay, and cover continues.", "Late fee: AED 50 for each late instalment."]),
+    sentence(words, "g", "Grace period – Extra time to pay a late instalment while cover continues (15 days)."),
+  ];
+  // Both are general pages (taxonomy.ts infers that from a real corpus's shared section).
+  const built = taxonomyOf(units);
+  const taxonomy = { ...built, products: built.products.map((p) => ({ ...p, general: true })) };
+
+  it("is answered by the glossary's entry, not an equally good passage of a product page", () => {
+    expect(read({ query: "What is meant by the grace period, and how many days is it?", language: "en", units, taxonomy })).toMatchObject({
+      kind: "answer",
+      claims: [{ chunkIds: ["glossary#g"] }],
+    });
+    expect(read({ query: "منظور از grace period چیست؟", language: "fa", units, taxonomy })).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["glossary#g"] }] });
+    // Not asked what it means: the more structured item answers.
+    expect(read({ query: "How many days is the grace period?", language: "en", units, taxonomy })).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["pay#i0"] }] });
+  });
+});
