@@ -141,6 +141,22 @@ describe("replies to a clarifying question that pick none of its options", () =>
     expect(third.outcome).toMatchObject({ kind: "escalate", reason: "budget_exhausted" });
   });
 
+  it("count toward the budget when they are impatient with the question, not as frustration; shouting still is", async () => {
+    // The classifier is sure each is frustration, as the shipped one is of such messages on their own.
+    const sure = (p: number) => ({ ...reading("frustration", p), confident: true });
+    const gates = gatesOf({ "come on, just answer the question": sure(0.99), "this is getting annoying, just pick one": sure(0.96), "JUST ANSWER THE QUESTION!!!": sure(0.99) });
+    const retriever = ambiguousFirst(0.1);
+    const models = scriptedModels({ triage: () => ({ intent: "knowledge", confidence: 0.9 }), contextualize: (input) => ({ query: input.text }) });
+    const h = harness({ models, retriever, gates });
+    expect(completed(await h.service.runTurn(turn("How much does it cost?"))).outcome).toMatchObject({ kind: "clarify", attempt: 1 });
+    expect(completed(await h.service.runTurn(turn("come on, just answer the question"))).outcome).toMatchObject({ kind: "clarify", attempt: 2 });
+    expect(completed(await h.service.runTurn(turn("this is getting annoying, just pick one"))).outcome).toMatchObject({ kind: "escalate", reason: "budget_exhausted" });
+
+    const loud = harness({ models, retriever: ambiguousFirst(0.1), gates });
+    completed(await loud.service.runTurn(turn("How much does it cost?")));
+    expect(completed(await loud.service.runTurn(turn("JUST ANSWER THE QUESTION!!!"))).outcome).toMatchObject({ kind: "escalate", reason: "frustration" });
+  });
+
   it("are searched with the pending question they answer, without a rewrite by the model", async () => {
     const queries: string[] = [];
     const retriever = fakeRetriever((request) => {

@@ -139,12 +139,6 @@ function refined(decision: Decision, listed: Gate, reading: GateReading): Decisi
 
 /** The longest reply to a clarifying question read as a shrug rather than a vent. */
 const SHRUG_WORDS = 2;
-/**
- * After a clarifying question, replies are terse and read a little annoyed («همون معمولیه دیگه»,
- * "the normal one, obviously"): below this frustration probability such a reply picks nothing
- * rather than venting (the classifier's threshold was calibrated on messages on their own).
- */
-const CLARIFYING_FRUSTRATION = 0.9;
 
 /** Chitchat and out-of-scope replies to a clarifying question answer none of its options: back to the pending question. */
 function answersNothing(decision: Decision): boolean {
@@ -205,9 +199,11 @@ export function gateVerdict({ policy, gates, text, pendingClarify: pending, hist
     const decision = fromListGate(gate);
     // After a clarifying question, only a confident question of its own leaves the pending one.
     const ownQuestion = by === "alone" && label === "knowledge" && !addsNothing;
-    // "whatever", «نمیدونم» after a clarifying question: a reply that picks nothing, not anger; the
-    // clarify budget hands off the second one (budget_exhausted). A longer vent is frustration.
-    const shrug = label === "frustration" && (shrugging || reading.scores.frustration < CLARIFYING_FRUSTRATION);
+    // "whatever", «همون معمولیه دیگه», "come on, just answer" after a clarifying question: a reply
+    // that picks nothing, impatient with the question, not a vent about the service; the clarify
+    // budget hands off the second one (budget_exhausted: two questions failed to converge, ADR).
+    // Shouting and the bundle's listed phrases were decided above, and still are frustration.
+    const shrug = label === "frustration";
     if (pending !== null && !ownQuestion && (answersNothing(decision) || decision.intent === "knowledge" || shrug)) return clarifyReply(reading);
     // Out of scope is confirmed by retrieval (grade): an insurer's product names are words no
     // classifier has seen, so "hamsafar basic for 5 days how much" must not be refused unread.
