@@ -57,6 +57,10 @@ describe("what a question is about", () => {
     expect(focusTerms("is it better than Aviva's cover")).toContain("aviva");
     expect(focusTerms("What's the price? There's a fee, right?")).toEqual([]);
     expect(focusTerms("what about my wife's car")).toEqual([]);
+    // What a Persian question wants insured, as "insurance for my shop" says it.
+    expect(focusTerms("برای مغازه‌ام تو دیره بیمه آتش‌سوزی و سرقت دارید؟")).toContain("مغازه");
+    expect(focusTerms("بیمه آتش‌سوزی برای قایقم دارید؟")).toContain("قایقم");
+    expect(focusTerms("برای ۱۰ روز سفر قیمت چقدر است؟")).toEqual([]);
   });
 });
 
