@@ -225,6 +225,9 @@ const FOCUS_PATTERNS: readonly RegExp[] = [
   /(?<![\p{L}])(?:is|are)\s+(?:my\s+|a\s+|an\s+|the\s+)?([\p{L}'-]{3,})\s+(?:covered|insured|included)(?![\p{L}])/gu,
   /(?<![\p{L}])بیمه\s+([\p{L}\u200C]{2,})/gu,
   /(?<![\p{L}])([\p{L}\u200C]{2,})\s+(?:را|رو)\s+(?:پوشش|بیمه می|بیمه میکن|می\s?ده|میده|می\s?پرداز|میپرداز)/gu,
+  // "the fax number", «شماره فکس»: the kind of number asked for; documents that never name it cannot give it.
+  /(?<![\p{L}])([\p{L}'-]{3,})\s+(?:number|numbers|no\.)(?![\p{L}])/gu,
+  /(?<![\p{L}])شماره\s+([\p{L}\u200C]{2,})/gu,
   // «برای مغازه‌ام … بیمه … دارید؟», «بیمه … برای قایقم»: what the insurance is for ("insurance for my shop").
   /(?<![\p{L}])برای\s+([\p{L}\u200C]{2,})(?:\s+[\p{L}\u200C]+){0,3}?\s+(?:بیمه|پوشش)(?![\p{L}])/gu,
   /(?<![\p{L}])(?:بیمه|پوشش)(?:\s+[\p{L}\u200C]+){0,2}?\s+برای\s+([\p{L}\u200C]{2,})/gu,

@@ -61,6 +61,10 @@ describe("what a question is about", () => {
     expect(focusTerms("برای مغازه‌ام تو دیره بیمه آتش‌سوزی و سرقت دارید؟")).toContain("مغازه");
     expect(focusTerms("بیمه آتش‌سوزی برای قایقم دارید؟")).toContain("قایقم");
     expect(focusTerms("برای ۱۰ روز سفر قیمت چقدر است؟")).toEqual([]);
+    // The kind of number asked for: documents that never name a fax cannot give its number.
+    expect(focusTerms("شماره فکس دفتر مرکزی رو دارین؟")).toContain("فکس");
+    expect(focusTerms("what's your fax number?")).toContain("fax");
+    expect(focusTerms("what's the number?")).toEqual([]);
   });
 });
 
