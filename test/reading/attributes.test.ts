@@ -44,6 +44,11 @@ describe("the words that name an attribute", () => {
     expect(analyzeQuestion("which days is the branch open?").asked[0]).toBe("hours");
   });
 
+  it("hear «فرانشیزش», 'its deductible' in speech, as asking the deductible", () => {
+    expect(analyzeQuestion("اگه با آهو تصادف کنم، فرانشیزش چقدره؟").asked[0]).toBe("deductible");
+    expect(analyzeQuestion("فرانشیزشون چنده؟").asked[0]).toBe("deductible");
+  });
+
   it("do not read the customer's own address or number as asking the insurer's contact details", () => {
     for (const q of [
       "How do I change my address?",
