@@ -27,14 +27,24 @@ describe("a first turn's question that points back at its statement", () => {
     expect(withReferent(question, message, taxonomy)).toBe(`${question} bike`);
   });
 
+  it("carries it too when the question is nothing but its asking ('For how many days?')", () => {
+    const cars: Taxonomy = { ...EMPTY_TAXONOMY, vocabulary: new Set(analyze("replacement car branch days")), labelVocabulary: new Set(analyze("Replacement car")) };
+    expect(withReferent("For how many days?", "Someone at your branch said the plan comes with a replacement car. For how many days?", cars)).toBe(
+      "For how many days? replacement car",
+    );
+    expect(withReferent("For how many days is the car hire?", "Someone said there is a replacement car. For how many days is the car hire?", cars)).toBe(
+      "For how many days is the car hire?",
+    );
+  });
+
   it("carries nothing when the question names its own subject, says no 'it', or the statement's words label nothing", () => {
     expect(withReferent("Is a bike covered?", "My e-bike cost me $2,000. Is a bike covered?", taxonomy)).toBe("Is a bike covered?");
     expect(withReferent("Does the Plus plan cover theft?", "My e-bike cost me $2,000. Does the Plus plan cover theft?", taxonomy)).toBe("Does the Plus plan cover theft?");
     // "marina" is a word of the documents but names none of their things; "cost" says what is asked.
     expect(withReferent("Can you insure it?", "I keep a boat at the marina, it cost a lot. Can you insure it?", taxonomy)).toBe("Can you insure it?");
     expect(withReferent(question, question, taxonomy)).toBe(question);
-    // «آن» before or after a noun is "that", not "it": «سقف آن» is the cover's limit, not the bike's.
-    expect(withReferent("سقف آن چقدر است؟", "من یک دوچرخه (e-bike) دارم. سقف آن چقدر است؟", taxonomy)).toBe("سقف آن چقدر است؟");
+    // «آن» after a noun is as often "that" as "it": a question with words of its own keeps them.
+    expect(withReferent("سقف سرقت آن چقدر است؟", "من یک دوچرخه (e-bike) دارم. سقف سرقت آن چقدر است؟", taxonomy)).toBe("سقف سرقت آن چقدر است؟");
   });
 });
 

@@ -43,7 +43,7 @@ export function contextualizeNode(deps: AgentDeps) {
     if (state.history.length === 0 && question === text.trim()) return { rewrittenQuery: question, retrievalFilter: filter };
     const taxonomy = await deps.retriever.taxonomy(turn.tenantId, config.signal);
     const productTerms = [...new Set(taxonomy.products.filter((p) => !p.general).flatMap((p) => p.nameTerms))];
-    if (state.history.length === 0) return { rewrittenQuery: withReferent(withStatedProduct(question, text, new Set(productTerms)), text, taxonomy), retrievalFilter: filter };
+    if (state.history.length === 0) return { rewrittenQuery: withStatedProduct(withReferent(question, text, taxonomy), text, new Set(productTerms)), retrievalFilter: filter };
     const call = await callModel(
       deps,
       state,
@@ -98,7 +98,10 @@ const POINTS_BACK = /(?<![\p{L}])(?:it|its|they|them|their|اونو|آنرا|آ�
  * nor figures (the reader finds those in the customer's own words).
  */
 export function withReferent(question: string, text: string, taxonomy: Taxonomy): string {
-  if (question === text.trim() || !POINTS_BACK.test(question)) return question;
+  // "…comes with a replacement car. For how many days?": a question of nothing but its asking
+  // is about what the statement named, as much as one saying "it".
+  const bare = questionTerms(question).every((t) => ATTRIBUTE_TERMS.has(t));
+  if (question === text.trim() || !(bare || POINTS_BACK.test(question))) return question;
   const asked = new Set(analyze(question));
   const before = text.slice(0, Math.max(0, text.indexOf(question.slice(0, 20))));
   // The reader's content terms: no words of asking, no frame of a stated figure ("worth", "AED").
