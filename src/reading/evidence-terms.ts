@@ -2,6 +2,7 @@ import type { Taxonomy } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
 import { foldForMatch, toAsciiDigits } from "../text/normalize.js";
 import { CURRENCY_WORDS } from "../text/currency.js";
+import { WHOLE_SUM } from "./question.js";
 
 /**
  * Terms as the reader weighs them: by how rare they are in the tenant's own documents (its
@@ -63,12 +64,8 @@ const INDIFFERENT =
 const HEDGE =
   /(?<![\p{L}])(?:ever|by\s+any\s+chance|happens?\s+to|happened\s+to)(?![\p{L}])|(?<=(?:^|[^\p{L}])(?:اگه|اگر|که)\s+)(?:یه|یک)\s+(?:وقت|موقع|روز)(?![\p{L}])|(?<![\p{L}])(?:احیانا|احیاناً|خدای\s+نکرده|خدایی\s+نکرده)(?![\p{L}])/giu;
 
-/**
- * "the whole amount", "in full", «کل مبلغ»: the asking of a limit (is all of a sum paid?), not
- * words a passage stating the limit must say.
- */
-const WHOLE =
-  /(?<![\p{L}])(?:the\s+)?(?:whole|full|entire|total)\s+(?:amount|cost|value|price|sum)(?![\p{L}])|(?<![\p{L}])in\s+full(?![\p{L}])|(?<![\p{L}])(?:کل|تمام|همه)\s+(?:مبلغ|هزینه|پول)(?:ش|شو|شو رو)?(?![\p{L}])/giu;
+/** "the whole amount", "in full", «کل مبلغ» (question.ts WHOLE_SUM): the asking of a limit, not words a passage must say. */
+const WHOLE = new RegExp(`(?<![\\p{L}])(?:${WHOLE_SUM})(?:ش|شو)?(?![\\p{L}])`, "giu");
 
 /** "per year", "a month", «در سال»: the period a price is asked for, not the frame of a stated quantity. */
 const ASKED_PERIOD = /(?<![\p{L}])(?:per|a|an|each|every|در|هر)\s+(years?|months?|weeks?|days?|nights?|سال|ماه|هفته|روز|شب)(?![\p{L}])/giu;
@@ -95,7 +92,9 @@ export function questionTerms(text: string, hasQuantities = false): string[] {
  * "If a fire makes our flat unliveable, how much…?", «اگر به دلیل آتش‌سوزی ملک قابل سکونت نباشد، آیا…»:
  * the opening clause that supposes a case, when a clause asking follows it, as content terms.
  */
-const SUPPOSES = /^\s*(?:if|when|in case|should|اگر|اگه|درصورتی که|در صورتی که|وقتی|هرگاه)\s+([^,،;:?؟]+)[,،;:]\s*\S/iu;
+// "When I travel, …" supposes; "When does cover start, …?" asks.
+const SUPPOSES =
+  /^\s*(?:if|in case|when(?!\s+(?:does|do|did|is|are|was|were|will|would|can|could|should|shall|may|might)(?![\p{L}]))|اگر|اگه|درصورتی که|در صورتی که|وقتی|هرگاه)\s+([^,،;:?؟]+)[,،;:]\s*\S/iu;
 
 export function supposedCase(text: string): string[] {
   const opened = text.replace(/^(?:(?:hi|hello|hey|سلام|با سلام)[,،!.]?\s*)/iu, "");

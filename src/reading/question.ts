@@ -72,6 +72,12 @@ export interface QuestionAnalysis {
   denied?: ReadonlySet<string>;
 }
 
+/**
+ * "the whole amount", "in full", «کل مبلغ»: asking whether all of a sum is paid, a limit. The
+ * reader also drops these words from the ones a passage must say (evidence-terms.ts).
+ */
+export const WHOLE_SUM = "(?:the\\s+)?(?:whole|full|entire|total)\\s+(?:amount|cost|value|price|sum)|in\\s+full|(?:کل|تمام|همه)\\s+(?:مبلغ|هزینه|پول)";
+
 const W = (words: string) => `(?<![\\p{L}])(?:${words})(?![\\p{L}])`;
 
 /**
@@ -132,7 +138,7 @@ const CUES: ReadonlyArray<[Attribute, RegExp]> = [
     "limit",
     new RegExp(
       W(
-        "limits?|maximum|max|ceiling|cap|up to how much|(?:the\\s+)?(?:whole|full|entire|total)\\s+(?:amount|cost|value|price|sum)|in full|fully covered|کل مبلغ|تمام مبلغ|همه مبلغ|کل هزینه|تمام هزینه|کل پول|تمام پول|how much (?:do|does|will) (?:they|you|it|\\w+) pay|how much (?:\\w+ ){0,4}(?:is|are) (?:covered|insured|included)|سقف|حداکثر|تا چه مبلغی|چقدر میده|چقدر می دهد|چقدر پرداخت",
+        `limits?|maximum|max|ceiling|cap|up to how much|${WHOLE_SUM}|fully covered|how much (?:do|does|will) (?:they|you|it|\\w+) pay|how much (?:\\w+ ){0,4}(?:is|are) (?:covered|insured|included)|سقف|حداکثر|تا چه مبلغی|چقدر میده|چقدر می دهد|چقدر پرداخت`,
       ),
       "u",
     ),

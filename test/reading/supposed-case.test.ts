@@ -36,6 +36,9 @@ describe("the case a question supposes", () => {
     expect(supposedCase("If I convert to permanent life, what would the permanent premiums be?")).not.toContain("perman");
     // No clause after it, or no if: nothing is supposed.
     expect(supposedCase("how much does Nest pay for alternative accommodation if a pipe bursts?")).toEqual([]);
+    // "When does…" asks; "When I…" supposes.
+    expect(supposedCase("When does cover start, and is there a waiting period?")).toEqual([]);
+    expect(supposedCase("When I travel abroad, is my phone covered?")).toContain("travel");
   });
 
   it("need not be retold by a passage that states everything else the question asks", () => {
