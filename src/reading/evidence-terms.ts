@@ -3,6 +3,7 @@ import { analyze } from "../text/analysis/index.js";
 import { foldForMatch, toAsciiDigits } from "../text/normalize.js";
 import { CURRENCY_WORDS } from "../text/currency.js";
 import { WHOLE_SUM } from "./question.js";
+import { withoutGreeting } from "../text/sentences.js";
 
 /**
  * Terms as the reader weighs them: by how rare they are in the tenant's own documents (its
@@ -97,7 +98,7 @@ const SUPPOSES =
   /^\s*(?:if|in case|when(?!\s+(?:does|do|did|is|are|was|were|will|would|can|could|should|shall|may|might)(?![\p{L}]))|اگر|اگه|درصورتی که|در صورتی که|وقتی|هرگاه)\s+([^,،;:?؟]+)[,،;:]\s*\S/iu;
 
 export function supposedCase(text: string): string[] {
-  const opened = text.replace(/^(?:(?:hi|hello|hey|سلام|با سلام)[,،!.]?\s*)/iu, "");
+  const opened = withoutGreeting(text);
   const m = SUPPOSES.exec(opened);
   if (m === null) return [];
   // A word the asking clause says too is asked ("…to permanent life, what would the permanent premiums be?").

@@ -41,6 +41,16 @@ const PLEASANTRY_WORDS = new Set(
 // "quick one -", "quick question:": an opening of the question, not part of it.
 const OPENING = /^(?:(?:a\s+)?quick\s+(?:one|question|q)|one\s+(?:more\s+)?(?:thing|question)|question)\s*[-–—:,]\s*/iu;
 
+/** A sentence without the greeting it opens with ("hi, if my phone…", «با سلام، اگر…»). */
+export function withoutGreeting(sentence: string): string {
+  let rest = sentence;
+  for (;;) {
+    const m = /^\s*(?:با\s+)?([\p{L}]+)[\s,،!.]*/u.exec(rest);
+    if (m === null || !PLEASANTRY_WORDS.has(m[1]!.toLowerCase()) || m[0].length === rest.length) return rest.trimStart();
+    rest = rest.slice(m[0].length);
+  }
+}
+
 function withoutPleasantries(sentences: readonly string[]): string[] {
   const isPleasantry = (s: string) => {
     const words = s.toLowerCase().match(/[\p{L}]+/gu) ?? [];

@@ -36,6 +36,8 @@ describe("the case a question supposes", () => {
     expect(supposedCase("If I convert to permanent life, what would the permanent premiums be?")).not.toContain("perman");
     // No clause after it, or no if: nothing is supposed.
     expect(supposedCase("how much does Nest pay for alternative accommodation if a pipe bursts?")).toEqual([]);
+    // A greeting before it is no part of the case.
+    expect(supposedCase("Hi, if a burst pipe floods our flat, how much does Nest pay?")).toEqual(["burst", "pipe", "flood", "flat"]);
     // "When does…" asks; "When I…" supposes.
     expect(supposedCase("When does cover start, and is there a waiting period?")).toEqual([]);
     expect(supposedCase("When I travel abroad, is my phone covered?")).toContain("travel");

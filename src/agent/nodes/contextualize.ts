@@ -79,11 +79,16 @@ export function pickedDocuments(options: readonly ClarifyOption[], option: Clari
 /** The question, followed by the product names the message's other sentences used when the question names none. */
 export function withStatedProduct(question: string, text: string, productTerms: ReadonlySet<string>): string {
   if (analyze(question).some((t) => productTerms.has(t))) return question;
-  const named = words(text).filter((w) => {
+  return withWordsOf(question, text, (term) => productTerms.has(term));
+}
+
+/** The question followed by the words of `text` whose analysed term `keep` accepts, each once. */
+function withWordsOf(question: string, text: string, keep: (term: string) => boolean): string {
+  const kept = words(text).filter((w) => {
     const term = analyzeWord(w);
-    return term !== null && productTerms.has(term);
+    return term !== null && keep(term);
   });
-  return named.length === 0 ? question : `${question} ${[...new Set(named)].join(" ")}`;
+  return kept.length === 0 ? question : `${question} ${[...new Set(kept)].join(" ")}`;
 }
 
 // "it", "they", «اونو»: the question points back at what a statement before it named. Not «آن» or
@@ -106,9 +111,5 @@ export function withReferent(question: string, text: string, taxonomy: Taxonomy)
   const before = text.slice(0, Math.max(0, text.indexOf(question.slice(0, 20))));
   // The reader's content terms: no words of asking, no frame of a stated figure ("worth", "AED").
   const content = new Set(questionTerms(before, true));
-  const named = words(before).filter((w) => {
-    const term = analyzeWord(w);
-    return term !== null && content.has(term) && !asked.has(term) && taxonomy.labelVocabulary.has(term) && !ATTRIBUTE_TERMS.has(term);
-  });
-  return named.length === 0 ? question : `${question} ${[...new Set(named)].join(" ")}`;
+  return withWordsOf(question, before, (term) => content.has(term) && !asked.has(term) && taxonomy.labelVocabulary.has(term) && !ATTRIBUTE_TERMS.has(term));
 }
