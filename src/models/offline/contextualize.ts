@@ -231,12 +231,47 @@ export function contextualize(input: ContextualizeInput): ContextualizeOutput {
       // A family member asked about for one product is not carried over to another.
       const carried = prev.filter((t) => (t.kind === "generic" && !has("generic")) || (t.kind === "aspect" && !has("aspect")));
       query = join([...turn.tokens, ...carried]);
+      // What the turn asks is in its question: "and for my parents? they're on Mehr while they
+      // visit" asks the previous question of Mehr, its statement's words ("visit") change nothing.
+      // That question is asked again in its own words, with the product swapped: a list of its
+      // content words reads otherwise ("how many days … send" is no deadline).
+      const asks = readTurn(questionOf(text), prevLang, names).tokens;
+      if (!asks.some((t) => t.kind === "aspect")) {
+        const swapped = withProductSwapped(
+          previousQuery,
+          prevLang,
+          names,
+          turn.tokens.filter((t) => t.kind === "topic" && t.names),
+        );
+        const family = asks.filter((t) => t.kind === "family").map((t) => t.text);
+        if (swapped !== null) query = [swapped, ...family].join(" ");
+      }
     }
   }
 
   query = withProfileHint(query, text, input.profile);
   const trimmed = query.trim().slice(0, MAX_QUERY_CHARS).trim();
   return { query: trimmed !== "" ? trimmed : text.trim() !== "" ? text.trim().slice(0, MAX_QUERY_CHARS) : "?" };
+}
+
+/**
+ * The previous query's words with the products it names replaced by `named` (at the first one's
+ * place) and without its family members (a person asked about for one product is not carried to
+ * another); null when it names no product.
+ */
+function withProductSwapped(previousQuery: string, lang: Language, names: ReadonlySet<string>, named: readonly Token[]): string | null {
+  const out: string[] = [];
+  let swapped = false;
+  for (const raw of canonicalizeFamily(foldForMatch(previousQuery), lang).split(/\s+/u)) {
+    const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    if (FAMILY_WORDS.has(word)) continue;
+    const token = word === "" ? null : classify(word, analyzeTerms(word), names);
+    if (token?.kind === "topic" && token.names) {
+      if (!swapped) out.push(...named.map((t) => t.text));
+      swapped = true;
+    } else if (raw !== "") out.push(raw);
+  }
+  return swapped ? out.join(" ") : null;
 }
 
 /**

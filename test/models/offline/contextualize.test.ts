@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HistoryLine } from "../../../src/domain/conversation.js";
 import type { UserProfile } from "../../../src/domain/profile.js";
+import { analyze } from "../../../src/text/analysis/index.js";
 import { run, turn } from "./helpers.js";
 
 async function rewrite(text: string, language: "fa" | "en", history: HistoryLine[], profile: UserProfile = {}, labelGroups?: string[][]): Promise<string> {
@@ -101,6 +102,15 @@ describe("offline contextualize", () => {
     expect(await rewrite("How much is third-party insurance for a Peugeot 206?", "en", history)).toBe("How much is third-party insurance for a Peugeot 206?");
     // Elliptical and with a product: the new product, asked about in the same way.
     expect(await rewrite("how about travel?", "en", history)).toBe("travel insurance price");
+  });
+
+  it("asks the previous question again in its own words of another product, when the follow-up's question names no aspect", async () => {
+    const history = [turn("how many days do i have to send a nestcare reimbursement claim", "en", "how many days do i have to send a nestcare reimbursement claim")];
+    const run2 = async (text: string) => (await run("contextualize", { text, language: "en", history, summary: "", profile: {}, productTerms: analyze("nestcare voyager") })).query;
+    // The statement's words ("visit") are not what is asked; the person asked about is.
+    expect(await run2("and for my parents? they're on Voyager while they visit")).toBe("how many days do i have to send a voyager reimbursement claim parents");
+    // A question naming an aspect of its own asks that of the new product.
+    expect(await run2("what about the voyager price?")).toBe("voyager price");
   });
 
   it("keeps the earlier question when the turn only tells more about the case (it asks nothing)", async () => {
