@@ -108,6 +108,11 @@ const CONTACT = /(?:\+?\d[\d\s-]{6,}\d)|@|www\.|https?:\/\//u;
 const INCREMENT =
   /(?:(?<![\p{L}])adds?\s+|(?<![\p{L}])plus\s+|\+\s*)\d[\d.,٬]*\s*(?:%|percent(?:age points?)?)?|\d[\d.,٬]*\s*(?:percentage points?|واحد\s+درصد)|\d[\d.,٬]*\s*(?:%|percent|درصد)\s*(?:extra|more|surcharge|loading|اضافه|افزایش|بیشتر)/giu;
 
+/** A figure that adjusts an amount up or down ("+25% on the price above", "10% off", «۱۰ درصد تخفیف»). */
+const ADJUSTMENT = new RegExp(`${INCREMENT.source}|\\d[\\d.,٬]*\\s*(?:%|percent|درصد)\\s*(?:off|discount|less|تخفیف|کمتر)`, "iu");
+
+export const adjustsAmount = (text: string): boolean => ADJUSTMENT.test(toAsciiDigits(text));
+
 /**
  * Whether a passage can answer the asked attribute by its form (a figure, a time, an address).
  * With the `question`: unless it asks by how much something rises (`change`: "how much extra…?"),

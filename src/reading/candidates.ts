@@ -2,7 +2,7 @@ import type { ProductEntry, Taxonomy } from "../domain/taxonomy.js";
 import { productsNamed } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
 import type { Language } from "../text/language.js";
-import { formFits, isAttributeWord, speaksOf } from "./attributes.js";
+import { adjustsAmount, formFits, isAttributeWord, speaksOf } from "./attributes.js";
 import { PAGE_WORDS } from "../text/attribute-words.js";
 import type { QuestionAnalysis } from "./question.js";
 import { AMOUNT_ATTRIBUTES, cover, FIGURE_ATTRIBUTES, judged, READER_RULES, type Scored, unitBags } from "./score.js";
@@ -163,3 +163,24 @@ export const structure = (c: Candidate, siblings: ReadonlyMap<string, Candidate 
   if (key === null || !siblings.has(key)) return rank(c);
   return siblings.get(key) === c ? rank(c) : 0.5;
 };
+
+const sectionOf = (unit: ReadingUnit) => `${unit.documentId}\u0000${unit.sectionPath.join("\u0000")}`;
+
+/**
+ * The note beside a table that adjusts the cell for the customer's case ("Motorcycles used for
+ * food or parcel delivery: +25% on the price above"): in the table's section, stating an
+ * adjustment, and speaking of words of the question the cell leaves out ("food", "delivery").
+ * The one covering most of those; none when no note speaks of them.
+ */
+export function adjustingNote(table: Table, missing: readonly string[], candidates: readonly Candidate[]): ReaderClaim | null {
+  const section = sectionOf(table.sample);
+  let best: { claim: ReaderClaim; covered: number } | null = null;
+  for (const c of candidates) {
+    if (c.kind === "table" || sectionOf(c.unit) !== section || !adjustsAmount(c.text)) continue;
+    const covered = missing.filter((t) => !c.score.missing.includes(t)).length;
+    if (covered > 0 && (best === null || covered > best.covered)) {
+      best = { claim: { text: c.unit.shape.kind === "item" ? c.unit.shape.item : c.text, chunkIds: [c.unit.chunkId] }, covered };
+    }
+  }
+  return best?.claim ?? null;
+}

@@ -4,7 +4,7 @@ import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { attributesNamed, speaksOf } from "./attributes.js";
-import { type Candidate, listCandidates, numbersOf, productOf, productOptions, rank, structure, tiedSiblings, unitOf } from "./candidates.js";
+import { adjustingNote, type Candidate, listCandidates, numbersOf, productOf, productOptions, rank, structure, tiedSiblings, unitOf } from "./candidates.js";
 import { correctTerm, supposedCase, focusPhrases, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { labelPicksProduct, namedBy, namedOptions, PRODUCT_ATTRIBUTES, productColumns, productTableClarify, sharedClassOnly, unsoldKinds } from "./products.js";
 import { judgeable, parseQuantities } from "../text/quantities.js";
@@ -354,6 +354,7 @@ export function read(input: ReaderInput): ReaderVerdict {
           ),
           chunkIds: [reading.row.unit.chunkId],
         },
+        ...[adjustingNote(best.table, best.score.missing, candidates)].filter((n) => n !== null),
       ],
       coverage: best.score.coverage,
       documentId: best.table.documentId,

@@ -442,6 +442,29 @@ describe("the reader", () => {
     expect(verdict).toMatchObject({ kind: "clarify_table", options: [{ label: "Basic" }, { label: "Plus" }, { label: "Max" }] });
   });
 
+  it('adds to the cell the note beside its table that adjusts it for what the question says and the cell does not ("+30% for ski trips")', () => {
+    const notes = listItems({ documentId: "trip-prices", product: "voyager", domain: "trips", title: tripPrices.title, section: "Prices" }, "", [
+      "Trips to ski resorts: +30% on the price above.",
+      "Children under 2 travel free.",
+    ]);
+    const elsewhere = listItems({ documentId: "trip-prices", product: "voyager", domain: "trips", title: tripPrices.title, section: "Changing your trip" }, "", [
+      "Changing a ski trip's dates: +10% on the price paid.",
+    ]).map((u) => ({ ...u, chunkId: "trip-prices#e" }));
+    const own = buildTaxonomy([
+      { id: "trip-prices", title: tripPrices.title, product: "voyager", domain: "trips", lang: "en", text: [...prices, ...notes, ...elsewhere].map((p) => p.text).join("\n") },
+      { id: "nest", title: "Nest Home Cover", product: "nest", domain: "homes", lang: "en", text: homePrice.text },
+    ]);
+    const ask = (query: string, units: readonly ReadingUnit[]) => read({ query, language: "en", units, taxonomy: own });
+    const ski = ask("how much is voyager plus for a 10 day ski trip?", [...prices, ...notes, ...elsewhere]);
+    expect(ski).toMatchObject({ kind: "answer", basis: "cell" });
+    expect(ski.kind === "answer" && ski.claims.map((c) => c.chunkIds[0])).toEqual(["trip-prices#b", "trip-prices#0"]);
+    // Nothing the cell leaves out: the cell alone. A note of another section does not adjust it.
+    const plain = ask("how much is voyager plus for a 10 day trip?", [...prices, ...notes]);
+    expect(plain.kind === "answer" && plain.claims.map((c) => c.chunkIds[0])).toEqual(["trip-prices#b"]);
+    const other = ask("how much is voyager plus for a 10 day ski trip?", [...prices, ...elsewhere]);
+    expect(other.kind === "answer" && other.claims.map((c) => c.chunkIds[0])).toEqual(["trip-prices#b"]);
+  });
+
   it("does not guess a neighbouring row when no row holds the quantity", () => {
     expect(reading("how much is voyager plus for a 45 day trip?")).toMatchObject({ kind: "insufficient" });
   });
