@@ -132,6 +132,14 @@ export function parseConceptLexicon(text: string, source = "lexicon"): ConceptLe
 
 const NONE: readonly string[] = [];
 
+// A Persian possessive ending closes the whole phrase it follows («صفحه گوشیم», my phone's
+// screen, is «صفحه گوشی»): it is read off a phrase's last word, never off a word alone («مردم»).
+const POSSESSIVE = /^(\p{Script=Arabic}{2,})(?:مان|تان|شان|مون|تون|شون|م|ت|ش)$/u;
+
+function withoutPossessive(term: string | undefined): string | undefined {
+  return term === undefined ? undefined : POSSESSIVE.exec(term)?.[1];
+}
+
 function createLexicon(
   single: ReadonlyMap<string, string>,
   phrases: ReadonlyMap<string, Phrase[]>,
@@ -147,7 +155,7 @@ function createLexicon(
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i]!;
       for (const phrase of phrases.get(term) ?? []) {
-        if (phrase.terms.every((t, k) => terms[i + k] === t)) add(phrase.concept);
+        if (phrase.terms.every((t, k) => terms[i + k] === t || (k === phrase.terms.length - 1 && withoutPossessive(terms[i + k]) === t))) add(phrase.concept);
       }
       const concept = single.get(term);
       if (concept !== undefined) add(concept);

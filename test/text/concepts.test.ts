@@ -31,6 +31,15 @@ describe("parseConceptLexicon", () => {
     expect(lexicon.conceptsOf("a sum of money, insured later")).toEqual([]);
   });
 
+  it("reads a Persian possessive ending off a phrase's last word, never off a word alone", () => {
+    // «سرمایه بیمه‌ام», my sum insured; «سرمایه بیمه‌مون», ours.
+    expect(lexicon.conceptsOf("سرمایه بیمه‌ام چقدره")).toEqual(["sum_insured"]);
+    expect(lexicon.conceptsOf("سرمایه بیمه‌مون چقدره")).toEqual(["sum_insured"]);
+    expect(lexicon.conceptsOf("سرمایه بیمهم")).toEqual(["sum_insured"]);
+    // «فرانشیزم» alone is a word the lexicon does not list: no concept is guessed for it.
+    expect(lexicon.conceptsOf("فرانشیزم")).toEqual([]);
+  });
+
   it("never lets a phrase that lost a word to the analyzer claim the word left ('not covered' is not 'cover')", () => {
     expect(lexicon.conceptOfTerm("cover")).toBe("coverage");
     expect(lexicon.conceptsOf("Which items are not covered?")).toEqual(["coverage"]);
