@@ -51,6 +51,9 @@ export function attributesNamed(term: string, asked: readonly Attribute[]): Attr
 /** True when the passage's terms speak of the attribute. */
 export function speaksOf(terms: ReadonlySet<string>, attribute: Attribute): boolean {
   for (const t of attributeTerms(attribute)) if (terms.has(t)) return true;
+  // "Does that include tax?" is answered by "premiums exclude the tax": what is excluded says
+  // what is covered.
+  if (attribute === "covered") for (const t of attributeTerms("excluded")) if (terms.has(t)) return true;
   return false;
 }
 

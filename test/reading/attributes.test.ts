@@ -12,6 +12,13 @@ describe("the words that name an attribute", () => {
     expect(speaksOf(terms("بیمه مسافرتی – قیمت‌ها"), "limit")).toBe(false);
   });
 
+  it("read a passage saying what is excluded as speaking of what is covered", () => {
+    expect(speaksOf(terms("Premiums exclude the 8% sales tax."), "covered")).toBe(true);
+    expect(speaksOf(terms("Exclusions: flood damage."), "covered")).toBe(true);
+    expect(speaksOf(terms("The plan pays for flood damage."), "covered")).toBe(true);
+    expect(speaksOf(terms("Premiums are due monthly."), "covered")).toBe(false);
+  });
+
   it("give a widened search the words documents state the asked attribute with, in the reply language", () => {
     expect(statedWith(["deadline"], "en")).toBe("deadline within");
     expect(statedWith(["deadline"], "fa")).toBe("مهلت ظرف");
