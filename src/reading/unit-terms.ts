@@ -52,6 +52,9 @@ export function conceptsIn(lexicon: ConceptLexicon, bag: ReadonlySet<string>): R
   return found;
 }
 
+const STEP_NUMBER = /^\s*\d{1,2}[.)]\s+/u;
+const OTHER_MEASURE = /\d\s*(?:hours?|hrs?|minutes?|mins?|ساعت|دقیقه)(?![\p{L}])/iu;
+
 /**
  * The intervals a passage states, each of its cases on its own: clauses, a label and its value
  * ("Up to 7 days: 4,500,000"), a heading and its text; a comma before three digits groups
@@ -60,9 +63,12 @@ export function conceptsIn(lexicon: ConceptLexicon, bag: ReadonlySet<string>): R
  */
 export const statedIntervals: (text: string) => readonly Interval[] = memoByText((text) => {
   const hint = unitHint(text);
-  const pieces = text.split(/[;،؛]|,(?!\d{3}(?!\d))|:(?!\d)|\s[—–]\s|\s(?:and|or|و|یا)\s/u);
+  // A step's number ("5. Report…") counts nothing; each sentence is a case of its own.
+  const pieces = text.replace(STEP_NUMBER, "").split(/[;،؛]|,(?!\d{3}(?!\d))|:(?!\d)|\s[—–]\s|\s(?:and|or|و|یا)\s|(?<!\d)[.!?]\s/u);
   const out: Interval[] = [];
   for (const piece of pieces) {
+    // "within 24 hours" measures what no question's quantity does: not money for the text's "$".
+    if (OTHER_MEASURE.test(piece)) continue;
     const interval = parseInterval(piece, unitHint(piece) ?? hint);
     if (interval !== null && interval.unit !== null) out.push(interval);
   }

@@ -144,8 +144,11 @@ const YEAR_WORDS = /(?<![\p{L}])(?:years?|yrs?|age|ages|aged|سال|ساله|س�
 const MONEY_WORDS = new RegExp(String.raw`(?<![\p{L}])(?:${CURRENCY_NAME}|value|worth|price|sum insured|ارزش|مبلغ)(?![\p{L}])|${CURRENCY_SYMBOL}`, "u");
 
 /** What the numbers of a label (or of the header above it) measure. */
+// "AED 20,000 a year", «در سال»: a rate's period, not a length of time or an age.
+const PER_PERIOD = /(?<![\p{L}])(?:a|an|per|each|every|در)\s+(?:years?|months?|days?|سال|ماه|روز)(?![\p{L}])|\/\s*(?:year|yr|month|mo|day)(?![\p{L}])/gu;
+
 export function unitHint(text: string): UnitHint {
-  const folded = foldForMatch(text);
+  const folded = foldForMatch(text).replace(PER_PERIOD, " ");
   if (/%|percent|درصد/u.test(folded)) return "percent";
   if (DAY_WORDS.test(folded) || MONTH_WORDS.test(folded)) return "days";
   if (YEAR_WORDS.test(folded)) return "age";
@@ -154,8 +157,8 @@ export function unitHint(text: string): UnitHint {
 }
 
 const RANGE = new RegExp(String.raw`(${NUM})\s*(?:-|–|—|‑|to|until|till|تا|الی)\s*(${NUM})`, "u");
-const UP_TO = new RegExp(String.raw`(?:up to|upto|under|below|less than|at most|max(?:imum)?|till|until|≤|<=|<|تا|کمتر از|زیر|حداکثر)\s*(${NUM})`, "u");
-const AT_LEAST = new RegExp(String.raw`(?:over|above|more than|at least|min(?:imum)?|from|≥|>=|>|بالای|بیش از|بیشتر از|حداقل|از)\s*(${NUM})`, "u");
+const UP_TO = new RegExp(String.raw`(?:up to|upto|under|below|less than|at most|max(?:imum)?|till|until|≤|<=|<|تا|کمتر از|زیر|حداکثر)\s*(?:${CURRENCY}\s*)?(${NUM})`, "u");
+const AT_LEAST = new RegExp(String.raw`(?:over|above|more than|at least|min(?:imum)?|from|≥|>=|>|بالای|بیش از|بیشتر از|حداقل|از)\s*(?:${CURRENCY}\s*)?(${NUM})`, "u");
 // The open end may follow the unit: "60 years and over", «۶۰ سال به بالا».
 const PLUS = new RegExp(String.raw`(${NUM})\s*(?:\p{L}+\s*)?(?:\+|and (?:over|above|older|more)|or (?:more|older|above)|به بالا(?:تر)?|و بالاتر|و بیشتر|یا بیشتر)`, "u");
 
@@ -167,7 +170,8 @@ const PLUS = new RegExp(String.raw`(${NUM})\s*(?:\p{L}+\s*)?(?:\+|and (?:over|ab
 export function parseInterval(label: string, headerHint: UnitHint = null): Interval | null {
   const folded = foldForMatch(label);
   const unit = unitHint(folded) ?? headerHint;
-  const scale = MONTH_WORDS.test(folded) && !DAY_WORDS.test(folded) ? 30 : 1;
+  const measured = folded.replace(PER_PERIOD, " ");
+  const scale = MONTH_WORDS.test(measured) && !DAY_WORDS.test(measured) ? 30 : 1;
   let m = RANGE.exec(folded);
   if (m !== null) {
     const lo = toNumber(m[1]!);

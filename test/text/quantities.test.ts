@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { statedIntervals } from "../../src/reading/unit-terms.js";
 import { parseInterval, parseQuantities, quantityFits } from "../../src/text/quantities.js";
 
 describe("quantities in questions", () => {
@@ -53,6 +54,11 @@ describe("intervals in labels", () => {
     ["60 years and over", { lo: 60, hi: Infinity, unit: "age" }],
     ["۶۰ سال به بالا", { lo: 60, hi: Infinity, unit: "age" }],
     ["60 سال و بالاتر", { lo: 60, hi: Infinity, unit: "age" }],
+    // A currency between the bound and the figure; a rate's period is no length of time or age.
+    ["more than $2,000", { lo: 2_000, hi: Infinity, unit: "money" }],
+    ["up to AED 20,000 a year", { lo: 0, hi: 20_000, unit: "money" }],
+    ["11,200,000 rials per month", { lo: 11_200_000, hi: 11_200_000, unit: "money" }],
+    ["Up to 3 months", { lo: 0, hi: 90, unit: "days" }],
   ])("%s", (label, expected) => {
     expect(parseInterval(label)).toEqual(expected);
   });
@@ -63,5 +69,16 @@ describe("intervals in labels", () => {
     expect(quantityFits({ kind: "days", value: 95_000 }, band)).toBe(false);
     expect(quantityFits({ kind: "days", value: 10 }, parseInterval("8–15 days")!)).toBe(true);
     expect(quantityFits({ kind: "days", value: 16 }, parseInterval("8–15 days")!)).toBe(false);
+  });
+});
+
+describe("intervals a passage states", () => {
+  it("reads each sentence on its own, never a step's number or a count of hours as the amount the text's currency names", () => {
+    const step = "5. Report to a Collision Reporting Centre. If no one is injured but the total damage appears to be more than $2,000, report it within 24 hours.";
+    expect(statedIntervals(step)).toEqual([{ lo: 2_000, hi: Infinity, unit: "money" }]);
+    expect(statedIntervals("Trips of 8–15 days. Price: AED 95.")).toEqual([
+      { lo: 8, hi: 15, unit: "days" },
+      { lo: 95, hi: 95, unit: "money" },
+    ]);
   });
 });
