@@ -1,5 +1,5 @@
 import type { Taxonomy } from "../domain/taxonomy.js";
-import { attributesNamed, formFits, formSpeaksOf, isAttributeWord, speaksOf } from "./attributes.js";
+import { attributeTerms, attributesNamed, formFits, formSpeaksOf, isAttributeWord, speaksOf } from "./attributes.js";
 import { termWeight } from "./evidence-terms.js";
 import { judgeable, quantityFits } from "../text/quantities.js";
 import type { Attribute, QuestionAnalysis } from "./question.js";
@@ -265,8 +265,15 @@ export function judged(score: Scored, text: string, about: ReadonlySet<string>, 
   if (main !== undefined && ((!speaksOf(about, main) && !formSpeaksOf(stated, main)) || !formFits(stated, [main], { change: question.change !== false, asked: question.asked })))
     coverage *= READER_RULES.formlessFactor;
   if (conflicts > 0) coverage *= READER_RULES.formlessFactor;
+  // "How long does a refund take?": the refund the question names by its noun is what the
+  // passage must be about, however well it states a length of time.
+  if (question.asked.some((a) => a !== main && NAMED_TOPICS.has(a) && question.terms.some((t) => attributeTerms(a).has(t)) && !speaksOf(about, a)))
+    coverage *= READER_RULES.formlessFactor;
   return { ...score, coverage };
 }
+
+/** Attributes whose word names the question's topic, not only its form ("refund", "documents", "waiting period"). */
+const NAMED_TOPICS: ReadonlySet<Attribute> = new Set<Attribute>(["refund", "documents", "waiting", "deductible", "discount"]);
 
 export function tableScore(
   table: Table,

@@ -465,6 +465,15 @@ describe("the reader", () => {
     expect(other.kind === "answer" && other.claims.map((c) => c.chunkIds[0])).toEqual(["trip-prices#b"]);
   });
 
+  it("answers from a passage about the refund the question names, not one that only states a length of time in its other words", () => {
+    const at = { product: "payments", domain: "billing", title: "Paying Your Premium", section: "Paying" };
+    const transfer = paragraph({ ...at, chunkId: "pay#t" }, "Card transfers take up to 2 working days to reach us.");
+    const refunds = paragraph({ ...at, chunkId: "pay#r", section: "Refunds" }, "Refunds reach your card within 10 working days of approval.");
+    const own = buildTaxonomy([{ id: "pay", title: at.title, product: at.product, domain: at.domain, lang: "en", text: `${transfer.text}\n${refunds.text}` }]);
+    const verdict = read({ query: "How long does a refund take to reach my card?", language: "en", units: [transfer, refunds], taxonomy: own });
+    expect(verdict).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["pay#r"] }] });
+  });
+
   it("does not guess a neighbouring row when no row holds the quantity", () => {
     expect(reading("how much is voyager plus for a 45 day trip?")).toMatchObject({ kind: "insufficient" });
   });
