@@ -11,7 +11,7 @@ import { judgeable, parseQuantities } from "../text/quantities.js";
 import { analyzeQuestion, asksChange, type QuestionAnalysis } from "./question.js";
 import { deniedTerms } from "./negation.js";
 import { AMOUNT_ATTRIBUTES, cover, judged, quantityAgreement, READER_RULES, tableScore, unitBags } from "./score.js";
-import { type CellReading, readTable, recordRow, renderCell, type Table, tablesOf } from "./table.js";
+import { type CellReading, readTable, recordRow, renderCell, rowsOfOtherQuantities, type Table, tablesOf } from "./table.js";
 import { moreSpecific, resolvedByContext } from "./said.js";
 import { alsoAskedColumns } from "./clauses.js";
 import { carriedTerms, followUpFocus, phraseConcepts, statedTerms, withContextQuantities } from "./context.js";
@@ -354,6 +354,7 @@ export function read(input: ReaderInput): ReaderVerdict {
           ),
           chunkIds: [reading.row.unit.chunkId],
         },
+        ...rowsOfOtherQuantities(reading, corrected).map((other) => ({ text: renderCell(other), chunkIds: [other.row.unit.chunkId] })),
         ...[adjustingNote(best.table, best.score.missing, candidates)].filter((n) => n !== null),
       ],
       coverage: best.score.coverage,

@@ -291,6 +291,30 @@ function intervalTakes(label: string, hint: string, q: Quantity): boolean {
   return interval !== null && interval.unit === q.kind && !(interval.lo === interval.hi && unitHint(label) === null);
 }
 
+/**
+ * "dad is 63, mum 58": the same column's cell in the row holding each other stated quantity of the
+ * kind the picked row's label measures, one per quantity the picked row does not hold (and only
+ * where exactly one row holds it). Empty when the question states one such quantity.
+ */
+export function rowsOfOtherQuantities(reading: Extract<CellReading, { kind: "cell" }>, question: QuestionAnalysis): Array<Extract<CellReading, { kind: "cell" }>> {
+  const { table } = reading;
+  const hint = unitHint(table.rowHeader) !== null ? table.rowHeader : `${table.rowHeader} ${table.caption ?? ""}`;
+  const interval = (row: TableRow) => parseInterval(row.label, unitHint(hint));
+  const picked = interval(reading.row);
+  if (picked === null || picked.unit === null) return [];
+  const out: Array<Extract<CellReading, { kind: "cell" }>> = [];
+  const used = new Set<TableRow>([reading.row]);
+  for (const q of question.quantities) {
+    if (q.kind !== picked.unit || quantityFits(q, picked)) continue;
+    const holding = table.rows.filter((r) => !used.has(r) && intervalTakes(r.label, hint, q) && quantityFits(q, interval(r)!));
+    const value = holding.length === 1 ? holding[0]!.values.find((v) => v.column === reading.column.column) : undefined;
+    if (value === undefined) continue;
+    used.add(holding[0]!);
+    out.push({ ...reading, row: holding[0]!, column: value });
+  }
+  return out;
+}
+
 /** True when a label is an interval of a kind the question states, and the stated quantity falls outside it. */
 function contradicts(label: string, hint: string, question: QuestionAnalysis): boolean {
   const interval = parseInterval(label, unitHint(hint));

@@ -106,6 +106,9 @@ const MONEY = [
 ];
 const PERCENT = new RegExp(String.raw`(${NUM})\s*(?:%|percent|درصد)`, "gu");
 
+const LISTED_GAP = new RegExp(String.raw`^[\s,،]*(?:and|&|و)?\s*(?:(?:my|our)\s+)?(?:(?:${PERSON})\s*(?:is|was)?)?\s*$`, "u");
+const LIST_END = /^\s*(?:$|[?.,!;&،؟]|and(?![\p{L}])|و(?![\p{L}]))/u;
+
 const DURATION_LEAD = /(?:^|[^\p{L}])(?:for|within|in|about|around|over|under|than|of|stay|stays|staying|visit|visiting|trip|last|lasts|take|takes|after|before)\s+$/u;
 
 function durationDays(count: number, unit: string): number {
@@ -135,7 +138,14 @@ export function parseQuantities(text: string): Quantity[] {
   for (const pattern of MONEY) for (const m of folded.matchAll(pattern)) add("money", toNumber(m[1]!) * multiplierOf(m[2]), m.index, m.index + m[0].length);
   for (const m of folded.matchAll(PERCENT)) add("percent", toNumber(m[1]!), m.index, m.index + m[0].length);
   for (const m of folded.matchAll(new RegExp(NUM, "gu"))) add("count", toNumber(m[0]), m.index, m.index + m[0].length);
-  return found.sort((a, b) => a.at - b.at).map(({ kind, value }) => ({ kind, value }));
+  found.sort((a, b) => a.at - b.at);
+  // "dad is 63, mum 58", "kids aged 9 and 12": a bare number listed right after an age, ending
+  // the list, is the next person's age.
+  for (let i = 1; i < found.length; i++) {
+    const [before, q] = [found[i - 1]!, found[i]!];
+    if (q.kind === "count" && before.kind === "age" && LISTED_GAP.test(folded.slice(before.end, q.at)) && LIST_END.test(folded.slice(q.end))) q.kind = "age";
+  }
+  return found.map(({ kind, value }) => ({ kind, value }));
 }
 
 const DAY_WORDS = /(?<![\p{L}])(?:days?|nights?|روز|روزه|شب)(?![\p{L}])/u;

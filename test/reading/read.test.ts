@@ -474,6 +474,37 @@ describe("the reader", () => {
     expect(verdict).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["pay#r"] }] });
   });
 
+  it('answers each person\'s row when the question states two ages of one kind ("dad is 63, mum 58"), in the picked column', () => {
+    const grid: TableOf = {
+      documentId: "kin",
+      title: "Kin Visitor Cover – Prices",
+      product: "kin",
+      domain: "visitors",
+      section: "Prices",
+      caption: "Price per person",
+      labelHeader: "Age",
+    };
+    const rows = [
+      tableRow(grid, "a", "41–60", [
+        ["30 days", "300"],
+        ["90 days", "480"],
+      ]),
+      tableRow(grid, "b", "61–70", [
+        ["30 days", "500"],
+        ["90 days", "760"],
+      ]),
+    ];
+    const own = tableTaxonomy(grid, rows);
+    const ask = (context: string) => read({ query: "how much is kin for 90 days?", context, language: "en", units: rows, taxonomy: own });
+    const two = ask("dad is 63, mum 58. how much is kin for 90 days?");
+    expect(two.kind === "answer" && two.claims.map((c) => [c.chunkIds[0], c.text])).toEqual([
+      ["kin#b", expect.stringContaining("760")],
+      ["kin#a", expect.stringContaining("480")],
+    ]);
+    const one = ask("dad is 63. how much is kin for 90 days?");
+    expect(one.kind === "answer" && one.claims.map((c) => c.chunkIds[0])).toEqual(["kin#b"]);
+  });
+
   it("does not guess a neighbouring row when no row holds the quantity", () => {
     expect(reading("how much is voyager plus for a 45 day trip?")).toMatchObject({ kind: "insufficient" });
   });

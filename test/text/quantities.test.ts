@@ -37,6 +37,35 @@ describe("quantities in questions", () => {
     ["can my parents get super visa insurance if they are 72?", [{ kind: "age", value: 72 }]],
     ["my parents are 70, can they apply?", [{ kind: "age", value: 70 }]],
     ["we are 4 people travelling", [{ kind: "count", value: 4 }]],
+    // A bare number listed right after an age, ending the list, is the next person's age.
+    [
+      "dad is 63, mum 58.",
+      [
+        { kind: "age", value: 63 },
+        { kind: "age", value: 58 },
+      ],
+    ],
+    [
+      "پدرم ۶۳ سالشه و مادرم ۵۸",
+      [
+        { kind: "age", value: 63 },
+        { kind: "age", value: 58 },
+      ],
+    ],
+    [
+      "I'm 35 and have 2 kids",
+      [
+        { kind: "age", value: 35 },
+        { kind: "count", value: 2 },
+      ],
+    ],
+    [
+      "I'm 22 and 3 claims so far",
+      [
+        { kind: "age", value: 22 },
+        { kind: "count", value: 3 },
+      ],
+    ],
   ])("%s", (text, expected) => {
     expect(parseQuantities(text)).toEqual(expected);
   });
