@@ -149,8 +149,12 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
       // screen) only into the other language, where no word of the phrase can be found: in the
       // same one, the phrase's other words match by themselves, and its concept would let one
       // word stand for the whole ("water" of "water damage" found in a laptop's "liquid damage").
+      // In the same language too when the unit has none of the phrase's words: its concept is
+      // said otherwise (a driver for «پشت فرمون», behind the wheel).
       const crossing = bags.lang !== undefined && PERSIAN_TERM.test(term) !== (bags.lang === "fa");
-      const concept = lexicon.conceptOfTerm(term) ?? (crossing ? question.phraseConcepts?.get(term) : undefined);
+      const phrase = question.phraseConcepts?.get(term);
+      const saidOtherwise = phrase !== undefined && ![...question.phraseConcepts!].some(([t, c]) => c === phrase && (bags.own.has(t) || bags.context.has(t) || bags.title.has(t)));
+      const concept = lexicon.conceptOfTerm(term) ?? (crossing || saidOtherwise ? phrase : undefined);
       if (concept !== undefined) {
         if (conceptsIn(lexicon, bags.own).has(concept)) m = READER_RULES.conceptWeight;
         else if (conceptsIn(lexicon, bags.context).has(concept)) m = READER_RULES.conceptWeight * READER_RULES.contextWeight;

@@ -6,7 +6,8 @@ import { analyze } from "./analysis/index.js";
  * question's attribute word counts as covered by any passage about that attribute.
  */
 export const ATTRIBUTE_WORDS = {
-  price: "price prices cost costs premium premiums rate rates fee fees quote tariff pay monthly yearly annual annually قیمت هزینه حق حق‌بیمه نرخ تعرفه ماهانه سالانه ماهی سالی",
+  price:
+    "price prices cost costs premium premiums rate rates fee fees quote tariff pay monthly yearly annual annually قیمت هزینه حق حق‌بیمه نرخ تعرفه ماهانه سالانه ماهیانه سالیانه ماهی سالی",
   limit: "limit limits maximum max ceiling cap sum insured pays سقف حداکثر تعهد تعهدات مبلغ",
   deductible: "deductible deductibles excess excesses franchise copay copayment فرانشیز سهم",
   waiting: "waiting wait period انتظار",

@@ -242,6 +242,24 @@ describe("the reader", () => {
     });
   });
 
+  it("lets a phrase's concept be said in other words in the same language by a passage with none of the phrase's words", () => {
+    const lexicon = parseConceptLexicon("driver\tdriver | drivers | behind the wheel\tراننده\n", "test.tsv");
+    const drivers: ReadingUnit = {
+      ...homePrice,
+      domain: "motor",
+      chunkId: "roadie#d",
+      documentId: "roadie",
+      title: "Roadie Car Cover",
+      product: "roadie",
+      sectionPath: ["Excess"],
+      text: "Drivers under 25 add AED 1,000 to the Roadie excess.",
+    };
+    const own = buildTaxonomy([{ id: "roadie", title: "Roadie Car Cover", product: "roadie", domain: "motor", lang: "en", text: drivers.text }]);
+    const ask = (query: string, unit: ReadingUnit) => read({ query, language: "en", units: [unit], taxonomy: own, lexicon });
+    // "behind the wheel" is a driver, none of its words in the passage: covered.
+    expect(ask("roadie excess when behind the wheel under 25?", drivers)).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["roadie#d"] }] });
+  });
+
   it('takes "no excess" as the amount of an excess question, though it states no figure', () => {
     const text = "Nest claims for a burst pipe have no excess.";
     const unit: ReadingUnit = { ...homePrice, chunkId: "nest#e", sectionPath: ["Excess"], text };

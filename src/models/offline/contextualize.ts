@@ -21,6 +21,7 @@ import {
 } from "./lexicon.js";
 import { analyzeTerms, isPersianTerm, suffixVariants } from "./terms.js";
 import { CURRENCY_WORDS } from "../../text/currency.js";
+import { ATTRIBUTE_TERMS } from "../../text/attribute-words.js";
 
 /**
  * History-aware query rewriting without a model. A short, elliptical turn ("what about for my
@@ -216,13 +217,20 @@ export function contextualize(input: ContextualizeInput): ContextualizeOutput {
     } else if (isFollowUp(turn, text) && siblingsReplaced !== null) {
       query = withStated(carryAsking(join([...prev.filter((t) => !siblingsReplaced.has(t)), ...turn.tokens])));
     } else if (isFollowUp(turn, text)) {
-      // Keep the previous topic; the new turn's family member or aspect replaces the old one.
+      // Keep the previous topic; the new turn's family member or aspect replaces the old one. A
+      // turn that asks no attribute and names no plan ("what if my 22-year-old son drives?") says
+      // when, not what: the excess asked of Gold still is.
+      const labels = new Set((input.labelGroups ?? []).flat());
+      const asksAttribute = turn.tokens.some((t) => t.terms.some((term) => ATTRIBUTE_TERMS.has(term)));
+      const namesLabel = turn.tokens.some((t) => t.terms.some((term) => labels.has(term)));
+      const stays = (t: Token) =>
+        (!asksAttribute && t.terms.every((term) => ATTRIBUTE_TERMS.has(term))) || (!namesLabel && t.terms.length > 0 && t.terms.every((term) => labels.has(term)));
       const kept = prev.filter(
         (t) =>
           t.kind === "topic" ||
           t.kind === "generic" ||
           (t.kind === "family" && !has("family")) ||
-          (t.kind === "aspect" && !has("aspect")) ||
+          (t.kind === "aspect" && (!has("aspect") || stays(t))) ||
           (t.kind === "quantity" && !has("quantity")),
       );
       query = withStated(carryAsking(join([...kept, ...turn.tokens])));

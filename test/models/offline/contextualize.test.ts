@@ -113,6 +113,18 @@ describe("offline contextualize", () => {
     expect(await run2("what about the voyager price?")).toBe("voyager price");
   });
 
+  it("keeps the asked attribute and plan when a follow-up only says when ('what if my son drives?'), not when it asks another", async () => {
+    const history = [turn("roadie gold excess", "en", "what is the roadie gold excess?")];
+    const groups = [analyze("silver gold platinum")];
+    const when = await rewrite("what if my son drives? he's 22", "en", history, {}, groups);
+    expect(when).toContain("excess");
+    expect(when).toContain("gold");
+    // "the annual premium" asks an attribute of its own: the excess does not stay.
+    expect(await rewrite("what about the annual premium?", "en", history, {}, groups)).not.toContain("excess");
+    // A plan named anew replaces the plan.
+    expect(await rewrite("what if my son drives, on platinum?", "en", history, {}, groups)).not.toContain("gold");
+  });
+
   it("keeps the earlier question when the turn only tells more about the case (it asks nothing)", async () => {
     const history = [turn("What excess would I pay on a water damage claim?")];
     const query = await rewrite("I'm only renting, it's my sofa and rugs that got soaked", "en", history);
