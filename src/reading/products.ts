@@ -1,4 +1,6 @@
 import { analyze } from "../text/analysis/index.js";
+import { foldForMatch } from "../text/normalize.js";
+import { isAttributeWord } from "./attributes.js";
 import { crossScriptAliases, productsNamed, type ProductEntry, type Taxonomy } from "../domain/taxonomy.js";
 import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
@@ -37,6 +39,35 @@ export function unsoldKinds(query: string, taxonomy: Taxonomy, lexicon: ConceptL
     const concept = lexicon?.conceptOfTerm(term) ?? lexicon?.conceptOfTerm(raw);
     return concept === undefined || !concepts.has(concept);
   });
+}
+
+// "car insurance", «بیمه ماشین»: the word before "insurance" or after «بیمه» names a kind.
+const KIND_WORD = [/(?<![\p{L}])بیمه\s+([\p{L}\u200C]{2,})/gu, /(?<![\p{L}'-])([\p{L}'-]{3,})\s+(?:insurance|insurence|cover|policy)(?![\p{L}])/giu];
+
+/**
+ * The products a kind the question names ("car insurance") is, by their titles' words or
+ * concepts in either language (a car for «ماشین», «خودرو»); null when it names no kind or no
+ * product is it. A product's own name is no kind ("Rahvar insurance").
+ */
+export function kindProducts(query: string, taxonomy: Taxonomy, lexicon: ConceptLexicon | undefined): ReadonlySet<string> | null {
+  const names = new Set(taxonomy.products.flatMap((p) => p.nameTerms));
+  const kinds = KIND_WORD.flatMap((pattern) => [...foldForMatch(query).matchAll(pattern)].flatMap((m) => analyze(m[1]!))).filter(
+    (t) => !names.has(t) && !isAttributeWord(t) && !names.has(tenantForm(taxonomy, t)),
+  );
+  if (kinds.length === 0) return null;
+  const out = new Set<string>();
+  for (const p of taxonomy.products) {
+    if (p.general) continue;
+    const titleTerms = Object.values(p.titles).flatMap((ts) => (ts ?? []).flatMap((t) => analyze(t)));
+    const words = new Set(titleTerms);
+    const concepts = new Set(lexicon?.conceptsOfTerms(titleTerms) ?? []);
+    const is = (t: string) => {
+      const concept = lexicon?.conceptOfTerm(t) ?? lexicon?.conceptOfTerm(tenantForm(taxonomy, t));
+      return words.has(t) || words.has(tenantForm(taxonomy, t)) || (concept !== undefined && concepts.has(concept));
+    };
+    if (kinds.some(is)) out.add(p.product);
+  }
+  return out.size === 0 ? null : out;
 }
 
 /** What differs from one product to another: its price, its cover, its excess, its limits, its waiting periods. */

@@ -6,7 +6,7 @@ import { foldForMatch } from "../text/normalize.js";
 import { attributesNamed, speaksOf } from "./attributes.js";
 import { adjustingNote, type Candidate, listCandidates, numbersOf, productOf, productOptions, rank, structure, tiedSiblings, unitOf } from "./candidates.js";
 import { correctTerm, supposedCase, focusPhrases, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
-import { labelPicksProduct, namedBy, namedOptions, PRODUCT_ATTRIBUTES, productColumns, productTableClarify, sharedClassOnly, unsoldKinds } from "./products.js";
+import { kindProducts, labelPicksProduct, namedBy, namedOptions, PRODUCT_ATTRIBUTES, productColumns, productTableClarify, sharedClassOnly, unsoldKinds } from "./products.js";
 import { judgeable, parseQuantities } from "../text/quantities.js";
 import { analyzeQuestion, asksChange, type QuestionAnalysis } from "./question.js";
 import { deniedTerms } from "./negation.js";
@@ -237,6 +237,10 @@ export function read(input: ReaderInput): ReaderVerdict {
   if (excluded.size > 0) for (const c of candidates) if (namesAny(c, excluded)) c.score.coverage *= READER_RULES.formlessFactor;
   // "Tandorost covers medical emergencies abroad…" on a Hamsafar page is about Tandorost: a passage
   // whose own words name only other products than the one asked about says nothing of it.
+  // "car insurance excess": a passage of a product that is no car insurance (a building's
+  // "vehicle impact" peril) answers another question.
+  const kind = namedSet.size === 0 ? kindProducts(input.query, taxonomy, input.lexicon) : null;
+  if (kind !== null) for (const c of candidates) if (!kind.has(productOf(c)) && !general.has(productOf(c))) c.score.coverage *= READER_RULES.otherProductFactor;
   if (namedSet.size > 0) {
     for (const c of candidates) {
       if (c.kind === "table") continue;
@@ -325,6 +329,11 @@ export function read(input: ReaderInput): ReaderVerdict {
     !labelPicksProduct(best, candidates, terms)
   ) {
     return { kind: "clarify_products", options: namedOptions(named, candidates, input.language, taxonomy), coverage: best.score.coverage };
+  }
+  // …as a kind several products are ("car insurance" of both car products), by their titles.
+  if (kind !== null && kind.size >= 2 && kind.has(productOf(best)) && corrected.asked.some((a) => PRODUCT_ATTRIBUTES.has(a)) && !labelPicksProduct(best, candidates, terms)) {
+    const kinds = taxonomy.products.filter((p) => kind.has(p.product));
+    return { kind: "clarify_products", options: namedOptions(kinds, candidates, input.language, taxonomy), coverage: best.score.coverage };
   }
 
   if (best.kind === "table") {

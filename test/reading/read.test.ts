@@ -260,6 +260,37 @@ describe("the reader", () => {
     expect(ask("roadie excess when behind the wheel under 25?", drivers)).toMatchObject({ kind: "answer", claims: [{ chunkIds: ["roadie#d"] }] });
   });
 
+  it('reads a kind the question names ("car insurance") as the products whose titles are it, and asks among them', () => {
+    const lexicon = parseConceptLexicon("vehicle\tcar | cars | vehicle | vehicles\tخودرو | ماشین\n", "test.tsv");
+    const motor = { ...homePrice, domain: "motor", sectionPath: ["Excess"] };
+    const wheel: ReadingUnit = {
+      ...motor,
+      chunkId: "wheel#e",
+      documentId: "wheel",
+      title: "Wheel Comprehensive Car Insurance",
+      product: "wheel",
+      text: "The Wheel excess is AED 750 per claim.",
+    };
+    const building: ReadingUnit = {
+      ...homePrice,
+      domain: "buildings",
+      chunkId: "keep#v",
+      documentId: "keep",
+      title: "Keep Building Insurance",
+      product: "keep",
+      sectionPath: ["Excess"],
+      text: "Vehicle impact on the building: excess AED 1,000.",
+    };
+    const own = buildTaxonomy([
+      { id: "wheel", title: wheel.title, product: "wheel", domain: "motor", lang: "en", text: wheel.text },
+      { id: "road", title: "Road Third-Party Car Insurance", product: "road", domain: "motor", lang: "en", text: "Road pays the other party directly." },
+      { id: "keep", title: building.title, product: "keep", domain: "buildings", lang: "en", text: building.text },
+    ]);
+    const verdict = read({ query: "what is the excess on car insurance?", language: "en", units: [building, wheel], taxonomy: own, lexicon });
+    expect(verdict).toMatchObject({ kind: "clarify_products" });
+    expect(verdict.kind === "clarify_products" && verdict.options.map((o) => o.product).sort()).toEqual(["road", "wheel"]);
+  });
+
   it('takes "no excess" as the amount of an excess question, though it states no figure', () => {
     const text = "Nest claims for a burst pipe have no excess.";
     const unit: ReadingUnit = { ...homePrice, chunkId: "nest#e", sectionPath: ["Excess"], text };
