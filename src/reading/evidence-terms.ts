@@ -72,6 +72,11 @@ const WHOLE = new RegExp(`(?<![\\p{L}])(?:${WHOLE_SUM})(?:ش|شو)?(?![\\p{L}])`
 const ASKED_PERIOD = /(?<![\p{L}])(?:per|a|an|each|every|در|هر)\s+(years?|months?|weeks?|days?|nights?|سال|ماه|هفته|روز|شب)(?![\p{L}])/giu;
 
 /** A question's content terms: analysed, without words of asking and without bare numbers (quantities are matched apart). */
+// "iPhone 15 Pro Max", "Galaxy S24 Ultra": the qualifiers after a model's number name the model,
+// not what is asked (not after an amount: "AED 500 max" is a limit).
+const NOT_A_MODEL = new Set([...CURRENCY_WORDS.toLowerCase().split(/\s+/u), "under", "over", "than", "upto", "from", "about", "around", "only", "just"]);
+const MODEL_NAME = /(?<=([\p{L}]{3,})\s+[a-z]?\d{1,4}[a-z]?)((?:\s+(?:pro|max|ultra|mini|air|lite))+)(?![\p{L}])/giu;
+
 export function questionTerms(text: string, hasQuantities = false): string[] {
   const periods = new Set([...text.matchAll(ASKED_PERIOD)].flatMap((m) => analyze(m[1]!)));
   const frame = (t: string) => hasQuantities && QUANTITY_FRAME.has(t) && !periods.has(t);
@@ -83,7 +88,8 @@ export function questionTerms(text: string, hasQuantities = false): string[] {
           .replace(TAKES, " ")
           .replace(HEDGE, " ")
           .replace(WHOLE, " ")
-          .replace(INDIFFERENT, " "),
+          .replace(INDIFFERENT, " ")
+          .replace(MODEL_NAME, (whole: string, before: string) => (NOT_A_MODEL.has(before.toLowerCase()) ? whole : " ")),
       ).filter((t) => !ASKING.has(t) && !/^\d/u.test(t) && !frame(t)),
     ),
   ];

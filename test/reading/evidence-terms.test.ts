@@ -5,6 +5,13 @@ import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { analyze } from "../../src/text/analysis/index.js";
 
 describe("a question's content terms", () => {
+  it("drops the qualifiers of a device model's name ('iPhone 15 Pro Max'), not an amount's ('AED 500 max')", () => {
+    expect(questionTerms("is my iPhone 15 Pro Max covered if I drop it?")).toEqual(analyze("iPhone covered drop"));
+    expect(questionTerms("galaxy s24 ultra screen repair")).not.toContain(analyze("ultra")[0]);
+    expect(questionTerms("is it covered up to 500 max?")).toContain(analyze("max")[0]);
+    expect(questionTerms("under 500 max?")).toContain(analyze("max")[0]);
+  });
+
   it('keep the period a price is asked for ("per year", «در سال») when a stated quantity drops the words that frame it', () => {
     const year = analyze("year")[0]!;
     expect(questionTerms("My building is 30 years old. How much would Keel Complete cost per year?", true)).toContain(year);
