@@ -138,7 +138,7 @@ const CUES: ReadonlyArray<[Attribute, RegExp]> = [
     "limit",
     new RegExp(
       W(
-        `limits?|maximum|max|ceiling|cap|up to how much|${WHOLE_SUM}|fully covered|how much (?:do|does|will) (?:they|you|it|\\w+) pay|how much (?:\\w+ ){0,4}(?:is|are) (?:covered|insured|included)|سقف|حداکثر|تا چه مبلغی|چقدر میده|چقدر می دهد|چقدر پرداخت`,
+        `limits?|maximum|max|ceiling|cap|up to how much|${WHOLE_SUM}|fully covered|how much (?:do|does|will|would) (?!(?:i|we|me|my|our)\\b)(?:\\w+ ){1,3}?pay(?!ment)|how much (?:\\w+ ){0,4}(?:is|are) (?:covered|insured|included)|سقف|حداکثر|تا چه مبلغی|چقدر میده|چقدر می دهد|چقدر پرداخت`,
       ),
       "u",
     ),

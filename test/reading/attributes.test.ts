@@ -12,6 +12,12 @@ describe("the words that name an attribute", () => {
     expect(speaksOf(terms("بیمه مسافرتی – قیمت‌ها"), "limit")).toBe(false);
   });
 
+  it("hear 'how much does <the product> pay' as asking its limit, 'how much do I pay' as asking a price", () => {
+    expect(analyzeQuestion("how much does Nest standard pay towards a hotel?", "en").asked).toContain("limit");
+    expect(analyzeQuestion("how much do I pay for Nest?", "en").asked).not.toContain("limit");
+    expect(analyzeQuestion("how much does my wife pay?", "en").asked).not.toContain("limit");
+  });
+
   it("read a passage saying what is excluded as speaking of what is covered", () => {
     expect(speaksOf(terms("Premiums exclude the 8% sales tax."), "covered")).toBe(true);
     expect(speaksOf(terms("Exclusions: flood damage."), "covered")).toBe(true);
