@@ -103,12 +103,17 @@ export function questionTerms(text: string, hasQuantities = false): string[] {
 const SUPPOSES =
   /^\s*(?:if|in case|when(?!\s+(?:does|do|did|is|are|was|were|will|would|can|could|should|shall|may|might)(?![\p{L}]))|اگر|اگه|درصورتی که|در صورتی که|وقتی|هرگاه)\s+([^,،;:?؟]+)[,،;:]\s*\S/iu;
 
+// "My phone got stolen from my checked-in suitcase, will Hamsafar pay?": what happened, told
+// before the asking clause, is the case the question supposes.
+const DECLARED =
+  /^\s*((?:my|our|i|i'm|im|we|we're|someone|somebody|a|the)\s[^,،;:?؟]+)[,،;:]\s*(?=(?:will|would|does|do|is|are|am|can|could|should|who|what|how much|how long)(?![\p{L}]))/iu;
+
 export function supposedCase(text: string): string[] {
   const opened = withoutGreeting(text);
-  const m = SUPPOSES.exec(opened);
+  const m = SUPPOSES.exec(opened) ?? DECLARED.exec(opened);
   if (m === null) return [];
   // A word the asking clause says too is asked ("…to permanent life, what would the permanent premiums be?").
-  const asked = new Set(questionTerms(opened.slice(m[0].length - 1)));
+  const asked = new Set(questionTerms(opened.slice(m.index + m[0].length - 1)));
   return questionTerms(m[1]!).filter((t) => !asked.has(t));
 }
 

@@ -43,6 +43,14 @@ describe("the case a question supposes", () => {
     expect(supposedCase("When I travel abroad, is my phone covered?")).toContain("travel");
   });
 
+  it("is what happened when the message tells it before a clause asking ('my phone got stolen …, will Nest pay?')", () => {
+    expect(supposedCase("my phone got stolen from my suitcase on the flight, will Nest pay?")).toEqual(["phone", "stolen", "suitcas", "flight"]);
+    expect(supposedCase("we had a burst pipe last night; does Nest pay for a hotel?")).toEqual(["burst", "pipe", "last", "night"]);
+    // A question that opens by asking tells no case.
+    expect(supposedCase("What is the excess, and does it change?")).toEqual([]);
+    expect(supposedCase("my phone is it covered?")).toEqual([]);
+  });
+
   it("need not be retold by a passage that states everything else the question asks", () => {
     const verdict = read({ query: "If a burst pipe floods our flat, how much does Nest pay for alternative accommodation?", language: "en", units, taxonomy });
     expect(verdict.kind).toBe("answer");
