@@ -164,7 +164,8 @@ export const structure = (c: Candidate, siblings: ReadonlyMap<string, Candidate 
   return siblings.get(key) === c ? rank(c) : 0.5;
 };
 
-const sectionOf = (unit: ReadingUnit) => `${unit.documentId}\u0000${unit.sectionPath.join("\u0000")}`;
+/** A unit's document and heading path: units under one heading of one document share it. */
+export const sectionKey = (unit: ReadingUnit) => `${unit.documentId}\u0000${unit.sectionPath.join("\u0000")}`;
 
 /**
  * The note beside a table that adjusts the cell for the customer's case ("Motorcycles used for
@@ -173,10 +174,10 @@ const sectionOf = (unit: ReadingUnit) => `${unit.documentId}\u0000${unit.section
  * The one covering most of those; none when no note speaks of them.
  */
 export function adjustingNote(table: Table, missing: readonly string[], candidates: readonly Candidate[]): ReaderClaim | null {
-  const section = sectionOf(table.sample);
+  const section = sectionKey(table.sample);
   let best: { claim: ReaderClaim; covered: number } | null = null;
   for (const c of candidates) {
-    if (c.kind === "table" || sectionOf(c.unit) !== section || !adjustsAmount(c.text)) continue;
+    if (c.kind === "table" || sectionKey(c.unit) !== section || !adjustsAmount(c.text)) continue;
     const covered = missing.filter((t) => !c.score.missing.includes(t)).length;
     if (covered > 0 && (best === null || covered > best.covered)) {
       best = { claim: { text: c.unit.shape.kind === "item" ? c.unit.shape.item : c.text, chunkIds: [c.unit.chunkId] }, covered };

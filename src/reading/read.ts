@@ -4,7 +4,7 @@ import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { attributesNamed, speaksOf } from "./attributes.js";
-import { adjustingNote, type Candidate, listCandidates, numbersOf, productOf, productOptions, rank, structure, tiedSiblings, unitOf } from "./candidates.js";
+import { adjustingNote, type Candidate, listCandidates, sectionKey, numbersOf, productOf, productOptions, rank, structure, tiedSiblings, unitOf } from "./candidates.js";
 import { correctTerm, supposedCase, focusPhrases, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { kindProducts, labelPicksProduct, namedBy, namedOptions, PRODUCT_ATTRIBUTES, productColumns, productTableClarify, sharedClassOnly, unsoldKinds } from "./products.js";
 import { judgeable, parseQuantities } from "../text/quantities.js";
@@ -390,8 +390,6 @@ export function describeUnit(unit: ReadingUnit): string {
 /** The products a passage's own words name (in either script), general pages aside. */
 const ownProducts = (text: string, taxonomy: Taxonomy) =>
   productsNamed(taxonomy, [...termSet(text), ...[...crossScriptAliases(taxonomy, text).values()].flat()]).filter((p) => !p.general);
-
-const sectionKey = (unit: ReadingUnit) => `${unit.documentId}\u0000${unit.sectionPath.join("\u0000")}`;
 
 /** The clarifying question a table asks when the question picks none of its rows (or columns): its own labels. */
 function tableClarify(table: Table, reading: Extract<CellReading, { kind: "needs" }>, coverage: number): ReaderVerdict {
