@@ -17,6 +17,9 @@ import { termSet } from "./unit-terms.js";
  * insurance none of them is, a class several of them share, and the options to ask among them.
  */
 
+/** The analysed words of every title a product has, in either language. */
+const titleTerms = (p: ProductEntry): string[] => Object.values(p.titles).flatMap((ts) => (ts ?? []).flatMap((t) => analyze(t)));
+
 /** The kinds of insurance a question asks whether the tenant offers that no product of theirs is (by word, concept or name in the other script). */
 export function unsoldKinds(query: string, taxonomy: Taxonomy, lexicon: ConceptLexicon | undefined): string[] {
   const kinds = offeredKinds(query);
@@ -24,7 +27,7 @@ export function unsoldKinds(query: string, taxonomy: Taxonomy, lexicon: ConceptL
   const aliases = crossScriptAliases(taxonomy, query);
   // A kind matched only by its concept ("homeowners" is an "owner") must be a concept the products
   // are named by: that an auto page says "registered owner" does not make it homeowners insurance.
-  const named = taxonomy.products.filter((p) => !p.general).flatMap((p) => [...p.nameTerms, ...Object.values(p.titles).flatMap((ts) => (ts ?? []).flatMap((t) => analyze(t)))]);
+  const named = taxonomy.products.filter((p) => !p.general).flatMap((p) => [...p.nameTerms, ...titleTerms(p)]);
   const concepts = lexicon === undefined ? new Set<string>() : new Set(lexicon.conceptsOfTerms(named));
   const names = new Set(named);
   // "cheap car insurance", "pet health insurance": a word the products are named by says it is
@@ -58,9 +61,9 @@ export function kindProducts(query: string, taxonomy: Taxonomy, lexicon: Concept
   const out = new Set<string>();
   for (const p of taxonomy.products) {
     if (p.general) continue;
-    const titleTerms = Object.values(p.titles).flatMap((ts) => (ts ?? []).flatMap((t) => analyze(t)));
-    const words = new Set(titleTerms);
-    const concepts = new Set(lexicon?.conceptsOfTerms(titleTerms) ?? []);
+    const terms = titleTerms(p);
+    const words = new Set(terms);
+    const concepts = new Set(lexicon?.conceptsOfTerms(terms) ?? []);
     const is = (t: string) => {
       const concept = lexicon?.conceptOfTerm(t) ?? lexicon?.conceptOfTerm(tenantForm(taxonomy, t));
       return words.has(t) || words.has(tenantForm(taxonomy, t)) || (concept !== undefined && concepts.has(concept));

@@ -320,20 +320,12 @@ export function read(input: ReaderInput): ReaderVerdict {
   if (byColumn !== null && byColumn.reading.kind === "needs") return tableClarify(byColumn.table, byColumn.reading, best.score.coverage);
 
   // A word several products share names a class, not a product ("car insurance" of a comprehensive
-  // and a third-party product): what it costs or covers depends on which one.
-  if (
-    namedSet.size >= 2 &&
-    namedSet.has(productOf(best)) &&
-    sharedClassOnly(taxonomy, terms) &&
-    corrected.asked.some((a) => PRODUCT_ATTRIBUTES.has(a)) &&
-    !labelPicksProduct(best, candidates, terms)
-  ) {
-    return { kind: "clarify_products", options: namedOptions(named, candidates, input.language, taxonomy), coverage: best.score.coverage };
-  }
-  // …as a kind several products are ("car insurance" of both car products), by their titles.
-  if (kind !== null && kind.size >= 2 && kind.has(productOf(best)) && corrected.asked.some((a) => PRODUCT_ATTRIBUTES.has(a)) && !labelPicksProduct(best, candidates, terms)) {
-    const kinds = taxonomy.products.filter((p) => kind.has(p.product));
-    return { kind: "clarify_products", options: namedOptions(kinds, candidates, input.language, taxonomy), coverage: best.score.coverage };
+  // and a third-party product), as does a kind several products' titles are: what it costs or
+  // covers depends on which one.
+  const byName = namedSet.size >= 2 && sharedClassOnly(taxonomy, terms) ? named : [];
+  const shared = byName.length > 0 ? byName : kind !== null && kind.size >= 2 ? taxonomy.products.filter((p) => kind.has(p.product)) : [];
+  if (shared.some((p) => p.product === productOf(best)) && corrected.asked.some((a) => PRODUCT_ATTRIBUTES.has(a)) && !labelPicksProduct(best, candidates, terms)) {
+    return { kind: "clarify_products", options: namedOptions(shared, candidates, input.language, taxonomy), coverage: best.score.coverage };
   }
 
   if (best.kind === "table") {
