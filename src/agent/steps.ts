@@ -66,3 +66,23 @@ export const nodeStep = <S, U>(name: string, fn: NodeFn<S, U>): Runnable<S, U> =
 
 export const routedStep = <S extends object, U extends Record<string, unknown>, T extends string>(name: string, fn: NodeFn<S, U>, route: (state: S) => T): Runnable<S, Command> =>
   new RoutedStep(name, fn, route);
+
+let untracedRunTreesSkipped = false;
+
+/**
+ * With no LangSmith tracer, LangChain still builds a langsmith RunTree (a UUIDv7 from crypto
+ * random bytes, a timestamp string, environment look-ups) for each runnable LangGraph runs inside
+ * a step: a node's channel writer, its update mapper, its Command branch, about 27 a turn and a
+ * sixth of the turn's CPU. That tree is not traced; it only carries the config for
+ * `getRunnableConfig()`, which nothing in this graph reads (each node takes its config as an
+ * argument, as NodeStep above; LangGraph hands its own runnables theirs explicitly). Installed by
+ * the application only when LangSmith is off: a tracer's runs take the other branch of
+ * `runWithConfig` and are unchanged. Process-wide and idempotent.
+ */
+export function skipUntracedRunTrees(): void {
+  if (untracedRunTreesSkipped) return;
+  untracedRunTreesSkipped = true;
+  const provider = AsyncLocalStorageProviderSingleton;
+  const runWithConfig = provider.runWithConfig.bind(provider);
+  provider.runWithConfig = (config, callback, avoidCreatingRootRunTree) => runWithConfig(config, callback, avoidCreatingRootRunTree ?? true);
+}

@@ -4,6 +4,7 @@ import type { Config } from "../config/config.js";
 import type { Logger } from "../domain/logger.js";
 import { settingsFromConfig, type AgentDeps } from "../agent/deps.js";
 import { compileGraph } from "../agent/graph.js";
+import { skipUntracedRunTrees } from "../agent/steps.js";
 import { createPolicy } from "../agent/policy.js";
 import { createGates } from "../agent/gates.js";
 import { createOutgoingCheck } from "../agent/outgoing.js";
@@ -125,6 +126,7 @@ export async function createApp(config: Config, logger: Logger, overrides: AppOv
     "gate classifier ready",
   );
   const langsmith = config.telemetry.langsmith === null ? null : createLangSmithTracing(config.telemetry.langsmith);
+  if (langsmith === null) skipUntracedRunTrees();
   const compiled = compileGraph(deps, persistence.saver);
   const graph = langsmith === null ? compiled : compiled.withConfig({ callbacks: langsmith.callbacks });
   if (langsmith !== null) logger.info({ project: config.telemetry.langsmith?.project }, "LangSmith tracing on");

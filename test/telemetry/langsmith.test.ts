@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.js";
 import { startFakeHttp } from "../support/fake-http.js";
 import { startRealServer } from "../e2e/support.js";
+import { skipUntracedRunTrees } from "../../src/agent/steps.js";
 
 /**
  * LangSmith tracing, without the network: with LANGSMITH_TRACING and a key, the graph's runs are
@@ -13,6 +14,8 @@ import { startRealServer } from "../e2e/support.js";
 
 describe("LangSmith tracing", () => {
   it("sends a turn's graph run and its nodes to LANGSMITH_ENDPOINT with the key and project", async () => {
+    // Process-wide once any app without LangSmith started: a tracer's runs must not depend on it.
+    skipUntracedRunTrees();
     const fake = await startFakeHttp(() => ({ body: {} }));
     try {
       const server = await startRealServer({
