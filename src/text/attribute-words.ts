@@ -12,7 +12,7 @@ export const ATTRIBUTE_WORDS = {
   deductible: "deductible deductibles excess excesses franchise copay copayment فرانشیز سهم",
   waiting: "waiting wait period انتظار",
   deadline: "deadline within days notify report submit time limit مهلت ظرف روز اعلام گزارش",
-  age: "age ages old years eligible eligibility سن سال ساله",
+  age: "age ages old older oldest younger youngest years eligible eligibility سن سال ساله مسن",
   covered: "cover covers covered coverage include includes included pay pays پوشش شامل",
   excluded: "exclude excluded exclusion exclusions not covered استثنا استثنائات",
   how: "how step steps procedure process مراحل روال",

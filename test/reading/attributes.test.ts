@@ -2,6 +2,10 @@ import { describe, expect, it } from "vitest";
 import { formFits, speaksOf, statedWith } from "../../src/reading/attributes.js";
 import { analyze } from "../../src/text/analysis/index.js";
 import { analyzeQuestion } from "../../src/reading/question.js";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseConceptLexicon } from "../../src/text/concepts.js";
+import { PACKAGE_ROOT } from "../../src/config/config.js";
 
 const terms = (text: string) => new Set(analyze(text));
 
@@ -16,6 +20,15 @@ describe("the words that name an attribute", () => {
     expect(analyzeQuestion("how much does Nest standard pay towards a hotel?", "en").asked).toContain("limit");
     expect(analyzeQuestion("how much do I pay for Nest?", "en").asked).not.toContain("limit");
     expect(analyzeQuestion("how much does my wife pay?", "en").asked).not.toContain("limit");
+  });
+
+  it("read a comparative of age ('no older than 24 months', 'younger than 18') as speaking of an age, and as the lexicon's age", () => {
+    expect(speaksOf(terms("A laptop can be insured only if the laptop is no older than 24 months."), "age")).toBe(true);
+    expect(speaksOf(terms("Children younger than 18 travel free."), "age")).toBe(true);
+    expect(speaksOf(terms("A laptop can be insured for 24 months."), "age")).toBe(false);
+    const lexicon = parseConceptLexicon(readFileSync(path.join(PACKAGE_ROOT, "data/lexicon/insurance-concepts.tsv"), "utf8"));
+    expect(lexicon.conceptsOf("no older than 24 months")).toContain("age");
+    expect(lexicon.conceptsOf("how old can it be")).toContain("age");
   });
 
   it("read a passage saying what is excluded as speaking of what is covered", () => {
