@@ -31,6 +31,13 @@ describe("the words that name an attribute", () => {
     expect(lexicon.conceptsOf("how old can it be")).toContain("age");
   });
 
+  it("hear 'how many claims', «چند بار» as asking a limit (a count), 'how many days' as asking a length", () => {
+    expect(analyzeQuestion("How many claims can I make per year on device insurance?", "en").asked[0]).toBe("limit");
+    expect(analyzeQuestion("how many physio sessions are covered?", "en").asked).toContain("limit");
+    expect(analyzeQuestion("چند بار در سال می‌توانم خسارت بگیرم؟", "fa").asked).toContain("limit");
+    expect(analyzeQuestion("How many days can I travel?", "en").asked).toEqual(["duration"]);
+  });
+
   it("read a passage saying what is excluded as speaking of what is covered", () => {
     expect(speaksOf(terms("Premiums exclude the 8% sales tax."), "covered")).toBe(true);
     expect(speaksOf(terms("Exclusions: flood damage."), "covered")).toBe(true);
