@@ -19,7 +19,7 @@ import { namesAny, ruledOut } from "./excluded.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
 
 export type { ReaderClaim, ReaderOption } from "./types.js";
-import { conceptsIn, termSet, termsBeside, union, wordSentences } from "./unit-terms.js";
+import { conceptsIn, labelTerms, termSet, termsBeside, union, wordSentences } from "./unit-terms.js";
 
 export { READER_RULES } from "./score.js";
 
@@ -183,6 +183,14 @@ export function read(input: ReaderInput): ReaderVerdict {
   const documented = new Set([...inLanguage.map((u) => u.product), ...taxonomy.products.filter((p) => p.languages.includes(input.language)).map((p) => p.product)]);
   units = units.filter((u) => u.lang === input.language || !documented.has(u.product));
 
+  // A heading that names its items' topics ("Outpatient, dental, maternity and glasses") speaks
+  // of each item's own topic only: a word another item of the section has as its label is that
+  // item's, not context for the rest.
+  const labels = new Map<string, Map<string, ReadonlySet<string>>>();
+  for (const u of units)
+    if (u.shape.kind === "item") (labels.get(sectionKey(u)) ?? labels.set(sectionKey(u), new Map()).get(sectionKey(u))!).set(u.chunkId, labelTerms(u.shape.item));
+  const siblingLabels = (unit: ReadingUnit): ReadonlySet<string> => new Set([...(labels.get(sectionKey(unit)) ?? [])].flatMap(([id, ts]) => (id === unit.chunkId ? [] : [...ts])));
+
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
   for (const unit of units) {
@@ -193,13 +201,10 @@ export function read(input: ReaderInput): ReaderVerdict {
       // The item's own words; its heading and lead-in (rendered into its text) are context.
       const own = termSet(unit.shape.item);
       const agreement = quantityAgreement(unit.text, corrected);
-      const score = cover(
-        corrected,
-        terms,
-        { own, context: union(context, termsBeside(unit.text, own)), title, lang, product: unit.product, form: unit.shape.item },
-        taxonomy,
-        agreement.fit,
-      );
+      const others = siblingLabels(unit);
+      const mine = labelTerms(unit.shape.item);
+      const beside = [...union(context, termsBeside(unit.text, own))].filter((t) => !others.has(t) || mine.has(t));
+      const score = cover(corrected, terms, { own, context: new Set(beside), title, lang, product: unit.product, form: unit.shape.item }, taxonomy, agreement.fit);
       candidates.push({ kind: "item", unit, text: unit.text, extra: [], score: judged(score, unit.text, union(own, context), corrected, agreement.conflict) });
       continue;
     }

@@ -91,3 +91,12 @@ export function termsBeside(text: string, own: ReadonlySet<string>): ReadonlySet
   }
   return beside;
 }
+
+/** A list item's label ("Dental care: fillings…" → "Dental care"): what the item is about. */
+const ITEM_LABEL = /^\s*([^:：\n]{2,40}?)\s*[:：]/u;
+
+/** The analysed words of a list item's label; empty when it has none. */
+export const labelTerms = (item: string): ReadonlySet<string> => {
+  const m = ITEM_LABEL.exec(item);
+  return m === null ? new Set() : termSet(m[1]!);
+};

@@ -194,6 +194,37 @@ describe("the reader", () => {
     expect(ask(bilingual)).toMatchObject({ kind: "insufficient" });
   });
 
+  it("answers from the item a section heading's word labels, not from a sibling the heading also covers", () => {
+    const section = "Outpatient, dental and glasses";
+    const items = listItems({ documentId: "careplus", product: "careplus", domain: "health", title: "Careplus Health Cover", section }, "", [
+      "Outpatient treatment: doctor visits, tests and scans are paid up to 2,000 per person per year.",
+      "Dental: fillings and extractions are paid up to 1,500 per person per year.",
+      "Glasses: glasses and lenses are paid up to 300 per person per year.",
+    ]);
+    const health = buildTaxonomy([
+      {
+        id: "careplus",
+        title: "Careplus Health Cover",
+        product: "careplus",
+        domain: "health",
+        lang: "en",
+        text: [...items.map((u) => u.text), "Careplus pays hospital treatment in full. Treatment abroad is not covered."].join("\n"),
+      },
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en", text: "Emergency treatment abroad is covered." },
+      {
+        id: "claims",
+        title: "Claims guide",
+        product: "claims",
+        domain: "claims",
+        lang: "en",
+        text: "Send the treatment invoice. Treatment reports are needed for treatment over 500.",
+      },
+    ]);
+    const verdict = read({ query: "What is the limit for dental treatment?", language: "en", units: items, taxonomy: health });
+    expect(verdict.kind).toBe("answer");
+    expect(verdict.kind === "answer" && verdict.claims.map((c) => c.text).join(" ")).toContain("1,500");
+  });
+
   it("hands off a question whether the insurer offers a kind of insurance none of its products is, whatever a passage says of its word", () => {
     const exclusion: ReadingUnit = {
       ...homePrice,
