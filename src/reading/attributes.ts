@@ -67,9 +67,11 @@ const PER_PERIOD = new RegExp(
   String.raw`${CURRENCY}\s*[\d.,٬]+\s*(?:\/|per|a|an|each)\s*(?:year|yr|month|mo|annum|week|day)\b|[\d.,٬]+\s*${CURRENCY}\s*(?:\/|per|a|an|each|در)\s*(?:year|yr|month|mo|annum|سال|ماه)`,
   "iu",
 );
+// A payout stated as a multiple of another sum ("twice the death benefit", «۲ برابر سرمایه فوت»).
+const MULTIPLE = /(?<![\p{L}])(?:twice|double|triple|\d+(?:\.\d+)?\s*(?:times|x|×|برابر))(?![\p{L}])|(?<![\p{L}])(?:دو|سه)\s+برابر(?![\p{L}])/iu;
 const SPOKEN_BY_FORM: Partial<Record<Attribute, RegExp>> = {
   price: PER_PERIOD,
-  limit: UP_TO_AMOUNT,
+  limit: new RegExp(`${UP_TO_AMOUNT.source}|${MULTIPLE.source}`, "iu"),
   // "Lost baggage: up to €500" says the loss is covered, up to that amount.
   covered: UP_TO_AMOUNT,
 };

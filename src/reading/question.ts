@@ -138,7 +138,7 @@ const CUES: ReadonlyArray<[Attribute, RegExp]> = [
     "limit",
     new RegExp(
       W(
-        `limits?|maximum|max|ceiling|cap|up to how much|how many(?= (?!(?:days?|weeks?|months?|years?|hours?|nights?)(?![\\p{L}])))|${WHOLE_SUM}|fully covered|how much (?:do|does|will|would) (?!(?:i|we|me|my|our)\\b)(?:\\w+ ){1,3}?pay(?!ment)|how much (?:\\w+ ){0,4}(?:is|are) (?:covered|insured|included)|سقف|حداکثر|تا چه مبلغی|چند بار|چند مرتبه|چند دفعه|چقدر میده|چقدر می دهد|چقدر پرداخت`,
+        `limits?|maximum|max|ceiling|cap|up to how much|how many(?= (?!(?:days?|weeks?|months?|years?|hours?|nights?)(?![\\p{L}])))|${WHOLE_SUM}|fully covered|how much (?:do|does|will|would) (?!(?:i|we|me|my|our)\\b)(?:\\w+ ){1,3}?pay(?!ment)|how much (?:\\w+ ){0,4}(?:is|are) (?:covered|insured|included)|سقف|حداکثر|تا چه مبلغی|چند بار|چند مرتبه|چند دفعه|چقدر میده|چقدر می دهد|چقدر میدن|چقدر می دهند|چقدر می ?پردازد|چقدر می ?پردازند|چقدر پرداخت`,
       ),
       "u",
     ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formFits, speaksOf, statedWith } from "../../src/reading/attributes.js";
+import { formFits, formSpeaksOf, speaksOf, statedWith } from "../../src/reading/attributes.js";
 import { analyze } from "../../src/text/analysis/index.js";
 import { analyzeQuestion } from "../../src/reading/question.js";
 import { readFileSync } from "node:fs";
@@ -36,6 +36,19 @@ describe("the words that name an attribute", () => {
     expect(analyzeQuestion("how many physio sessions are covered?", "en").asked).toContain("limit");
     expect(analyzeQuestion("چند بار در سال می‌توانم خسارت بگیرم؟", "fa").asked).toContain("limit");
     expect(analyzeQuestion("How many days can I travel?", "en").asked).toEqual(["duration"]);
+  });
+
+  it("hear «چقدر می‌پردازد» (how much does it pay) as asking a limit, «چقدر باید بپردازم» (how much do I pay) as a price", () => {
+    expect(analyzeQuestion("اگر چمدانم در سفر گم شود بیمه مسافرتی چقدر می‌پردازد؟", "fa").asked[0]).toBe("limit");
+    expect(analyzeQuestion("بیمه بدنه چقدر میپردازد؟", "fa").asked[0]).toBe("limit");
+    expect(analyzeQuestion("چقدر باید بپردازم؟", "fa").asked).toEqual(["price"]);
+  });
+
+  it("read a payout stated as a multiple of another sum as a limit's form", () => {
+    expect(formSpeaksOf("غرامت مضاعف می‌پردازند، یعنی ۲ برابر سرمایه فوت.", "limit")).toBe(true);
+    expect(formSpeaksOf("Accidental death pays twice the death benefit.", "limit")).toBe(true);
+    expect(formSpeaksOf("It pays 2 times the sum insured.", "limit")).toBe(true);
+    expect(formSpeaksOf("A device policy allows 2 claims per policy year.", "limit")).toBe(false);
   });
 
   it("read a passage saying what is excluded as speaking of what is covered", () => {
