@@ -4,7 +4,7 @@ import { analyze } from "../text/analysis/index.js";
 import type { Language } from "../text/language.js";
 import { adjustsAmount, formFits, isAttributeWord, speaksOf } from "./attributes.js";
 import { PAGE_WORDS } from "../text/attribute-words.js";
-import type { QuestionAnalysis } from "./question.js";
+import { analyzeQuestion, type Attribute, type QuestionAnalysis } from "./question.js";
 import { AMOUNT_ATTRIBUTES, cover, FIGURE_ATTRIBUTES, judged, READER_RULES, type Scored, unitBags } from "./score.js";
 import type { CellReading, Table } from "./table.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
@@ -65,7 +65,6 @@ function listOf(unit: ReadingUnit): string | null {
 
 export function listCandidates(candidates: readonly Candidate[], question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy): Candidate[] {
   const main = question.asked.find((a) => FIGURE_ATTRIBUTES.has(a));
-  if (main === undefined) return [];
   const groups = new Map<string, TextCandidate[]>();
   for (const c of candidates) {
     const key = c.kind === "item" ? listOf(c.unit) : null;
@@ -74,6 +73,7 @@ export function listCandidates(candidates: readonly Candidate[], question: Quest
     group.push(c);
     groups.set(key, group);
   }
+  if (main === undefined) return question.asked.some((a) => LIST_ATTRIBUTES.has(a)) ? [...groups.values()].flatMap((g) => wholeList(g, question, terms, taxonomy)) : [];
   const out: Candidate[] = [];
   for (const group of groups.values()) {
     if (group.length > READER_RULES.maxListItems) continue;
@@ -89,22 +89,50 @@ export function listCandidates(candidates: readonly Candidate[], question: Quest
     if (stating.length < 2) continue;
     const coverages = stating.map((c) => c.score.coverage);
     if (Math.max(...coverages) - Math.min(...coverages) > READER_RULES.structureMargin) continue;
-    const ordered = [...group].sort((a, b) => (a.unit.position ?? 0) - (b.unit.position ?? 0));
-    const first = ordered[0]!;
-    const leadIn = first.unit.shape.kind === "item" ? (first.unit.shape.leadIn ?? "") : "";
-    const own = termSet([leadIn, ...ordered.map((c) => (c.unit.shape.kind === "item" ? c.unit.shape.item : ""))].join(" "));
-    const { context, title, lang } = unitBags(first.unit, taxonomy);
-    const score = cover(question, terms, { own, context, title, lang, form: ordered.map((c) => c.unit.text).join(" ") }, taxonomy, 0);
-    out.push({
-      kind: "item",
-      unit: first.unit,
-      text: first.text,
-      // The first item with its heading and lead-in, then the others' own words.
-      extra: ordered.slice(1).map((c) => ({ text: c.unit.shape.kind === "item" ? c.unit.shape.item : c.text, chunkIds: [c.unit.chunkId] })),
-      score: judged(score, leadIn + " " + ordered.map((c) => c.text).join(" "), union(own, context), question, 0),
-    });
+    out.push(asList(group, question, terms, taxonomy));
   }
   return out;
+}
+
+/** Attributes a list states whole: the documents to bring, the steps to take, what is (not) covered. */
+const LIST_ATTRIBUTES: ReadonlySet<Attribute> = new Set<Attribute>(["documents", "how", "covered", "excluded"]);
+
+/**
+ * "What documents do I need for a claim?": a question asking for what a list states, in no words
+ * but those its heading and lead-in say ("Documents needed for every claim"), asks for the list —
+ * not the item that happens to repeat a word of the heading. A word only some items say ("do I
+ * need a police report?") picks those, and no list is offered.
+ */
+function wholeList(group: readonly TextCandidate[], question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy): Candidate[] {
+  if (group.length < 2 || group.length > READER_RULES.maxListItems) return [];
+  const first = group[0]!;
+  const leadIn = first.unit.shape.kind === "item" ? (first.unit.shape.leadIn ?? "") : "";
+  const { context, title } = unitBags(first.unit, taxonomy);
+  const shared = union(union(context, title), termSet(leadIn));
+  if (!terms.every((t) => shared.has(t) || isAttributeWord(t))) return [];
+  // What is not covered is answered by a list of exclusions ("What is not covered"), what is
+  // covered by one that is not: the heading says which.
+  const excludes = analyzeQuestion([...first.unit.sectionPath, leadIn].join(" "), first.unit.lang).asked.includes("excluded");
+  if (excludes !== question.asked.includes("excluded")) return [];
+  return [asList(group, question, terms, taxonomy)];
+}
+
+/** The list of `group`'s items as one candidate: its lead-in and every item, each cited. */
+function asList(group: readonly TextCandidate[], question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy): Candidate {
+  const ordered = [...group].sort((a, b) => (a.unit.position ?? 0) - (b.unit.position ?? 0));
+  const first = ordered[0]!;
+  const leadIn = first.unit.shape.kind === "item" ? (first.unit.shape.leadIn ?? "") : "";
+  const own = termSet([leadIn, ...ordered.map((c) => (c.unit.shape.kind === "item" ? c.unit.shape.item : ""))].join(" "));
+  const { context, title, lang } = unitBags(first.unit, taxonomy);
+  const score = cover(question, terms, { own, context, title, lang, form: ordered.map((c) => c.unit.text).join(" ") }, taxonomy, 0);
+  return {
+    kind: "item",
+    unit: first.unit,
+    text: first.text,
+    // The first item with its heading and lead-in, then the others' own words.
+    extra: ordered.slice(1).map((c) => ({ text: c.unit.shape.kind === "item" ? c.unit.shape.item : c.text, chunkIds: [c.unit.chunkId] })),
+    score: judged(score, leadIn + " " + ordered.map((c) => c.text).join(" "), union(own, context), question, 0),
+  };
 }
 
 /**

@@ -194,6 +194,39 @@ describe("the reader", () => {
     expect(ask(bilingual)).toMatchObject({ kind: "insufficient" });
   });
 
+  it("answers a question asking for what a list states (its documents, what is covered) with the whole list, each item cited", () => {
+    const at = { documentId: "claims", product: "claims", domain: "claims", title: "Claims guide" };
+    const documents = listItems({ ...at, section: "Documents needed for every claim" }, "Every claim needs the same basic documents:", [
+      "The completed claim form.",
+      "A copy of the national ID card of the person making the claim.",
+      "The IBAN of a bank account in the policyholder's name.",
+      "Official reports where they apply, such as a police report.",
+    ]);
+    const covered = listItems({ ...at, documentId: "nest", product: "nest", domain: "homes", title: "Nest Home Cover", section: "What is covered" }, "Nest covers:", [
+      "Fire and smoke damage.",
+      "Theft after a break-in.",
+    ]);
+    const guide = buildTaxonomy([
+      { id: "claims", title: "Claims guide", product: "claims", domain: "claims", lang: "en", text: documents.map((u) => u.text).join("\n") },
+      { id: "nest", title: "Nest Home Cover", product: "nest", domain: "homes", lang: "en", text: covered.map((u) => u.text).join("\n") },
+    ]);
+    const answer = read({ query: "What documents do I need for a claim?", language: "en", units: documents, taxonomy: guide });
+    expect(answer.kind).toBe("answer");
+    if (answer.kind === "answer") {
+      expect(answer.claims.map((c) => c.text).join(" ")).toContain("IBAN");
+      expect(answer.claims.map((c) => c.text).join(" ")).toContain("national ID card");
+      expect(new Set(answer.claims.flatMap((c) => c.chunkIds)).size).toBe(4);
+    }
+    // A word only one item says picks that item.
+    const one = read({ query: "Do I need a police report for a claim?", language: "en", units: documents, taxonomy: guide });
+    expect(one.kind === "answer" && one.claims.map((c) => c.text).join(" ")).not.toContain("IBAN");
+    const cover = read({ query: "What does Nest cover?", language: "en", units: covered, taxonomy: guide });
+    expect(cover.kind === "answer" && cover.claims.map((c) => c.text).join(" ")).toContain("Theft after a break-in");
+    // A list of what is covered does not answer what is not.
+    const not = read({ query: "What is not covered by Nest?", language: "en", units: covered, taxonomy: guide });
+    expect(not.kind === "answer" && not.claims.length > 1).toBe(false);
+  });
+
   it("answers from the item a section heading's word labels, not from a sibling the heading also covers", () => {
     const section = "Outpatient, dental and glasses";
     const items = listItems({ documentId: "careplus", product: "careplus", domain: "health", title: "Careplus Health Cover", section }, "", [
