@@ -29,6 +29,9 @@ describe("the words that name an attribute", () => {
     const lexicon = parseConceptLexicon(readFileSync(path.join(PACKAGE_ROOT, "data/lexicon/insurance-concepts.tsv"), "utf8"));
     expect(lexicon.conceptsOf("no older than 24 months")).toContain("age");
     expect(lexicon.conceptsOf("how old can it be")).toContain("age");
+    // "how long until you answer?" is asked of a passage saying when the insurer decides.
+    expect(lexicon.conceptsOf("چقدر طول میکشه تا جواب بدید")).toContain("claim_decision");
+    expect(lexicon.conceptsOf("ظرف ۳۰ روز تصمیم می‌گیریم")).toContain("claim_decision");
   });
 
   it("hear 'how many claims', «چند بار» as asking a limit (a count), 'how many days' as asking a length", () => {

@@ -141,7 +141,8 @@ export const EN_ANAPHORA = /(?<![\p{L}])(?:it|its|it's|that|this|those|these|the
 export const FA_ANAPHORA = /(?<![\p{L}])(?:این|آن|اون|همین|همان|اش)(?![\p{L}])/u;
 
 /** Openings of an elliptical follow-up. */
-export const ELLIPSIS_START = /^(?:what about|how about|and|also|same for|what if|for (?:my|the|a|an)|و|برای|در مورد|درباره|راجع به)(?![\p{L}])/u;
+export const ELLIPSIS_START =
+  /^(?:what about|how about|and|also|same for|what if|after that|then|for (?:my|the|a|an)|و|برای|در مورد|درباره|راجع به|بعدش|بعد از اون|بعد از آن|اونوقت)(?![\p{L}])/u;
 // "what would plus be then?": a question that ends on "then" builds on the previous answer.
 export const ELLIPSIS_END = /(?:چطور|چطوره|چی|چه|هم|چه طور|(?<![\p{L}])then)\s*\??$/u;
 

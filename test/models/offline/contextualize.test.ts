@@ -17,6 +17,13 @@ describe("offline contextualize", () => {
     expect(await rewrite("what about for my wife?", "en", [chitchatOnly])).toBe("what about for my wife?");
   });
 
+  it('reads a turn opening with "after that", «بعدش» as a follow-up of the previous question', async () => {
+    const fa = [turn("خسارت بیمه حیوانات خانگی پاوهاربر را تا کی باید بفرستم", "fa", "خسارت بیمه حیوانات خانگی پاوهاربر را تا کی باید بفرستم؟")];
+    expect(await rewrite("بعدش چقدر طول میکشه تا جواب بدید؟", "fa", fa)).toContain("حیوانات");
+    const en = [turn("pet insurance claim deadline", "en", "When must I send a pet insurance claim?")];
+    expect(await rewrite("after that, how long until you decide on it?", "en", en)).toContain("pet");
+  });
+
   it("replaces the family member of the previous query (wife → spouse)", async () => {
     const history = [turn("supplementary health insurance cover children", "en", "Does supplementary health insurance cover my children?")];
     const query = await rewrite("what about for my wife?", "en", history);
