@@ -35,6 +35,10 @@ export function unsoldKinds(query: string, taxonomy: Taxonomy, lexicon: ConceptL
   const heads = kinds.filter((k) => !k.some((t) => names.has(t) || names.has(tenantForm(taxonomy, t)))).map((k) => k.at(-1)!);
   return heads.filter((raw) => {
     const term = tenantForm(taxonomy, raw);
+    // A kind of insurance by the lexicon («عمر», life) that no product is named as is not sold,
+    // whatever else its word says on their pages (a car's «عمر», its age, in a table label).
+    const kind = lexicon?.conceptOfTerm(raw) ?? lexicon?.conceptOfTerm(term);
+    if (kind !== undefined && lexicon !== undefined && isInsuranceKind(lexicon, kind) && !concepts.has(kind)) return true;
     if (taxonomy.productVocabulary.has(term) || taxonomy.productVocabulary.has(raw)) return false;
     if ((aliases.get(raw) ?? []).some((a) => taxonomy.productVocabulary.has(a))) return false;
     // A word most documents use is the insurer's own name ("Arman Insurance"), not a kind.
@@ -43,6 +47,12 @@ export function unsoldKinds(query: string, taxonomy: Taxonomy, lexicon: ConceptL
     return concept === undefined || !concepts.has(concept);
   });
 }
+
+/** A concept the lexicon files under the kinds of insurance (insurance_type), directly or through a broader kind. */
+function isInsuranceKind(lexicon: ConceptLexicon, concept: string, seen: ReadonlySet<string> = new Set()): boolean {
+  return lexicon.broaderOf(concept).some((b) => b === INSURANCE_KIND || (!seen.has(b) && isInsuranceKind(lexicon, b, new Set([...seen, concept]))));
+}
+const INSURANCE_KIND = "insurance_type";
 
 // "car insurance", «بیمه ماشین»: the word before "insurance" or after «بیمه» names a kind.
 const KIND_WORD = [/(?<![\p{L}])بیمه\s+([\p{L}\u200C]{2,})/gu, /(?<![\p{L}'-])([\p{L}'-]{3,})\s+(?:insurance|insurence|cover|policy)(?![\p{L}])/giu];

@@ -304,6 +304,31 @@ describe("the reader", () => {
       kind: "insufficient",
       reason: expect.stringContaining("no product is"),
     });
+    // A kind of insurance by the lexicon (filed under insurance_type) that no product is named as is
+    // not sold, though its word is on their pages: a car's «عمر» (its age) in a table label.
+    const kinds = parseConceptLexicon(
+      "insurance_type\ttype of insurance\tنوع بیمه\nlife_insurance\tlife insurance | life cover\tبیمه عمر | عمر\tinsurance_type\nmotor_insurance\tcar insurance | motor insurance\tبیمه خودرو\tinsurance_type\n",
+      "test.tsv",
+    );
+    const cars = buildTaxonomy([
+      {
+        id: "road",
+        title: "Road Car Insurance",
+        product: "road",
+        domain: "road",
+        lang: "fa",
+        text: "| | طلایی |\n|---|---|\n| حداکثر عمر خودرو | ۱۰ سال |",
+        labelSets: [["حداکثر عمر خودرو"]],
+      },
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en", text: prices.map((p) => p.text).join("\n") },
+    ]);
+    expect(read({ query: "آیا بیمه عمر هم ارائه می‌دهید؟", language: "fa", units: prices, taxonomy: cars, lexicon: kinds })).toMatchObject({
+      kind: "insufficient",
+      reason: expect.stringContaining("no product is"),
+    });
+    expect(read({ query: "do you offer car insurance?", language: "en", units: prices, taxonomy: cars, lexicon: kinds })).not.toMatchObject({
+      reason: expect.stringContaining("no product"),
+    });
   });
 
   it("lets a phrase's concept be said in other words in the same language by a passage with none of the phrase's words", () => {
