@@ -23,6 +23,7 @@ const STATED_WITH: Partial<Record<Attribute, Record<Language, string>>> = {
   deadline: { en: "deadline within", fa: "مهلت ظرف" },
   documents: { en: "documents", fa: "مدارک" },
   refund: { en: "refund", fa: "استرداد" },
+  discount: { en: "discount less", fa: "تخفیف کمتر" },
 };
 
 /** The words documents state the question's first asked attribute with, or "" (see STATED_WITH). */
@@ -69,8 +70,11 @@ const PER_PERIOD = new RegExp(
 );
 // A payout stated as a multiple of another sum ("twice the death benefit", «۲ برابر سرمایه فوت»).
 const MULTIPLE = /(?<![\p{L}])(?:twice|double|triple|\d+(?:\.\d+)?\s*(?:times|x|×|برابر))(?![\p{L}])|(?<![\p{L}])(?:دو|سه)\s+برابر(?![\p{L}])/iu;
+// A share taken off a price ("costs 4% less", "10% off", «۵ درصد کمتر»): a discount by its form.
+const LESS_BY = /\d[\d.,٬]*\s*(?:%|percent|درصد)\s*(?:less|lower|cheaper|off|کمتر|ارزان\s?تر)(?![\p{L}])|(?<![\p{L}])save\s+\d[\d.,]*\s*(?:%|percent)/iu;
 const SPOKEN_BY_FORM: Partial<Record<Attribute, RegExp>> = {
   price: PER_PERIOD,
+  discount: LESS_BY,
   limit: new RegExp(`${UP_TO_AMOUNT.source}|${MULTIPLE.source}`, "iu"),
   // "Lost baggage: up to €500" says the loss is covered, up to that amount.
   covered: UP_TO_AMOUNT,

@@ -51,6 +51,8 @@ export interface QuestionAnalysis {
    * «گجت‌گارد», «پلاس» for "plus"): a passage with one covers the term (Taxonomy.scriptNames).
    */
   aliases?: ReadonlyMap<string, readonly string[]>;
+  /** Quantities a follow-up carries from the conversation, not said in its own words: they count only where a passage states one of their kind (score.ts quantityAgreement). */
+  carriedQuantities?: readonly Quantity[];
   /** Terms a concept of the lexicon carries (alone or in a phrase: «صفحه» of «صفحه گوشی»), so a passage in the other language can say them. */
   carried?: ReadonlySet<string>;
   /** Of those, the ones carried only as part of a phrase, with the phrase's concept (context.ts phraseConcepts). */

@@ -110,6 +110,15 @@ export function read(input: ReaderInput): ReaderVerdict {
           change: asked.change === true || asksChange(input.context),
           denied: new Set([...(asked.denied ?? []), ...deniedTerms(input.context)]),
         };
+  // "is it cheaper if I pay once a year?" after "I'm 35… $500,000 a month?": asked of something
+  // else than before, the age and the sum still pick a row, but a passage stating neither kind
+  // ("paying yearly costs 4% less") is not the worse for it.
+  const before = input.earlier === undefined ? undefined : analyzeQuestion(input.earlier, input.language).asked;
+  if (before !== undefined && input.context !== undefined && asked.asked.length > 0 && !before.includes(asked.asked[0]!)) {
+    const said = new Set(parseQuantities(input.context).map((q) => `${q.kind}:${q.value}`));
+    const carried = question.quantities.filter((q) => judgeable(q) && !said.has(`${q.kind}:${q.value}`));
+    if (carried.length > 0) question.carriedQuantities = carried;
+  }
   const judgeableQuantities = question.quantities.some(judgeable);
   const raw = questionTerms(input.query, judgeableQuantities);
   // A word the concept lexicon knows ("crash") is a word, not a misspelling of one the documents
@@ -204,7 +213,14 @@ export function read(input: ReaderInput): ReaderVerdict {
       const others = siblingLabels(unit);
       const mine = labelTerms(unit.shape.item);
       const beside = [...union(context, termsBeside(unit.text, own))].filter((t) => !others.has(t) || mine.has(t));
-      const score = cover(corrected, terms, { own, context: new Set(beside), title, lang, product: unit.product, form: unit.shape.item }, taxonomy, agreement.fit);
+      const score = cover(
+        corrected,
+        terms,
+        { own, context: new Set(beside), title, lang, product: unit.product, form: unit.shape.item },
+        taxonomy,
+        agreement.fit,
+        agreement.silent,
+      );
       candidates.push({ kind: "item", unit, text: unit.text, extra: [], score: judged(score, unit.text, union(own, context), corrected, agreement.conflict) });
       continue;
     }
@@ -218,7 +234,7 @@ export function read(input: ReaderInput): ReaderVerdict {
       const full = `${sentence} ${extra.map((e) => e.text).join(" ")}`;
       const own = termSet(full);
       const agreement = quantityAgreement(full, corrected);
-      const score = cover(corrected, terms, { own, context, title, lang, product: unit.product, form: full }, taxonomy, agreement.fit);
+      const score = cover(corrected, terms, { own, context, title, lang, product: unit.product, form: full }, taxonomy, agreement.fit, agreement.silent);
       const judgedScore = judged(score, full, union(own, context), corrected, agreement.conflict);
       if (EXAMPLE.test(sentence.trim())) judgedScore.coverage *= 0.9;
       candidates.push({ kind: "sentence", unit, text: sentence, extra, score: judgedScore });

@@ -118,7 +118,7 @@ export const AMOUNT = new RegExp(String.raw`${CURRENCY}\s*[\d٠-٩۰-۹]|[\d٠-�
 /** Amounts of money a passage can state, each named by its own nouns: one is not another. */
 export const AMOUNT_ATTRIBUTES: readonly Attribute[] = ["price", "limit", "deductible", "discount"];
 
-export function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags, taxonomy: Taxonomy, quantityFit = 0): Scored {
+export function cover(question: QuestionAnalysis, terms: readonly string[], bags: Bags, taxonomy: Taxonomy, quantityFit = 0, silent = 0): Scored {
   let total = 0;
   let got = 0;
   let told = 0;
@@ -199,7 +199,7 @@ export function cover(question: QuestionAnalysis, terms: readonly string[], bags
     total -= (1 - READER_RULES.conditionWeight) * lackedCase;
     got = Math.min(got, total);
   }
-  const quantities = question.quantities.filter(judgeable).length;
+  const quantities = question.quantities.filter(judgeable).length - silent;
   if (quantities > 0) {
     // Each stated quantity weighs more than an average term (an age or a trip length picks the
     // row the answer is in); fitting one covers it.
@@ -234,10 +234,12 @@ function namesDomainOf(term: string, own: ReadonlySet<string>, product: string, 
 }
 
 /** How the passage's own figures stand to the question's quantities: fitting ones, contradicting ones. */
-export function quantityAgreement(text: string, question: QuestionAnalysis): { fit: number; conflict: number } {
+export function quantityAgreement(text: string, question: QuestionAnalysis): { fit: number; conflict: number; silent: number } {
   const quantities = question.quantities.filter(judgeable);
-  if (quantities.length === 0) return { fit: 0, conflict: 0 };
+  if (quantities.length === 0) return { fit: 0, conflict: 0, silent: 0 };
   const intervals = statedIntervals(text);
+  // Carried quantities of a kind the passage states nothing of (QuestionAnalysis.carriedQuantities).
+  const silent = (question.carriedQuantities ?? []).filter((q) => !intervals.some((i) => i.unit === q.kind)).length;
   let fit = 0;
   let conflict = 0;
   for (const q of quantities) {
@@ -251,7 +253,7 @@ export function quantityAgreement(text: string, question: QuestionAnalysis): { f
     if (fits) fit++;
     else if (against) conflict++;
   }
-  return { fit, conflict };
+  return { fit, conflict, silent };
 }
 
 /**

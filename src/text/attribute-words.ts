@@ -19,7 +19,7 @@ export const ATTRIBUTE_WORDS = {
   contact: "phone number call email address contact branch whatsapp line تلفن شماره تماس ایمیل آدرس نشانی شعبه",
   hours: "hours open opening close time ساعت ساعات باز کاری",
   definition: "mean means meaning definition define یعنی تعریف معنی",
-  discount: "discount discounts reduction bonus saving savings تخفیف",
+  discount: "discount discounts reduction bonus saving savings cheaper cheapest تخفیف ارزان‌تر ارزانتر",
   documents: "document documents paperwork papers مدارک مدرک",
   refund: "refund refunds refundable reimburse reimbursement استرداد بازپرداخت",
   duration: "duration days months period long مدت روز ماه",

@@ -54,6 +54,15 @@ describe("the words that name an attribute", () => {
     expect(formSpeaksOf("A device policy allows 2 claims per policy year.", "limit")).toBe(false);
   });
 
+  it("read a share taken off a price ('costs 4% less', '10% off') as a discount's form, and 'cheaper' as asking one", () => {
+    expect(formSpeaksOf("Paying once a year costs 4% less than twelve monthly payments.", "discount")).toBe(true);
+    expect(formSpeaksOf("Members get 10% off the second policy.", "discount")).toBe(true);
+    expect(formSpeaksOf("پرداخت سالانه ۴ درصد کمتر است.", "discount")).toBe(true);
+    expect(formSpeaksOf("The premium is $40.50 per month.", "discount")).toBe(false);
+    expect(speaksOf(terms("is it cheaper if I pay once a year?"), "discount")).toBe(true);
+    expect(statedWith(["discount"], "en")).toBe("discount less");
+  });
+
   it("read a passage saying what is excluded as speaking of what is covered", () => {
     expect(speaksOf(terms("Premiums exclude the 8% sales tax."), "covered")).toBe(true);
     expect(speaksOf(terms("Exclusions: flood damage."), "covered")).toBe(true);

@@ -227,6 +227,29 @@ describe("the reader", () => {
     expect(not.kind === "answer" && not.claims.length > 1).toBe(false);
   });
 
+  it("does not hold a follow-up's carried quantities against a passage stating none of their kind, when it asks of something else", () => {
+    const at = { product: "beacon", domain: "life", title: "Beacon Term Life – Rates", section: "Monthly or annual?" };
+    const units = [
+      paragraph({ ...at, chunkId: "beacon#1" }, "Paying once a year costs 4% less than twelve monthly payments."),
+      paragraph({ ...at, chunkId: "beacon#2", section: "Example" }, "Example: a 35-year-old choosing $500,000 pays $40.50 per month."),
+    ];
+    const life = buildTaxonomy([
+      { id: "beacon", title: "Beacon Term Life – Rates", product: "beacon", domain: "life", lang: "en", text: units.map((u) => u.text).join("\n") },
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en", text: prices.map((p) => p.text).join("\n") },
+    ]);
+    const follow = (earlier: string) =>
+      read({
+        query: "is beacon cheaper if i pay once a year? $500,000 35 years old",
+        language: "en",
+        units,
+        taxonomy: life,
+        context: "is it cheaper if i pay once a year?",
+        earlier,
+      });
+    const verdict = follow("I'm 35. How much is Beacon with $500,000 per month?");
+    expect(verdict.kind === "answer" && verdict.claims.map((c) => c.text).join(" ")).toContain("4% less");
+  });
+
   it("answers from the item a section heading's word labels, not from a sibling the heading also covers", () => {
     const section = "Outpatient, dental and glasses";
     const items = listItems({ documentId: "careplus", product: "careplus", domain: "health", title: "Careplus Health Cover", section }, "", [
