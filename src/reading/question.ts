@@ -172,6 +172,10 @@ export function analyzeQuestion(text: string, language?: Language): QuestionAnal
   // about, not the insurer's contact details it would ask for.
   const own = folded.replace(OWN_DETAILS, " ");
   for (const [attribute, cue] of CUES) if (attribute === "contact" ? cue.test(own) : cue.test(folded)) asked.push(attribute);
+  // "Does it cover an emergency toothache? how much?": a bare "how much" asked of what is covered
+  // asks what it pays, not what the policy costs.
+  const priced = asked.indexOf("price");
+  if (priced >= 0 && asked.includes("covered") && !asked.includes("limit") && !PRICE_WORDS.test(folded)) asked.splice(priced, 1, "limit");
   return {
     language: language ?? detectLanguage(text).language,
     asked,
@@ -181,6 +185,14 @@ export function analyzeQuestion(text: string, language?: Language): QuestionAnal
     denied: deniedTerms(text),
   };
 }
+
+/** Words that ask what a policy costs, beside a bare "how much". */
+const PRICE_WORDS = new RegExp(
+  W(
+    "price|prices|priced|cost|costs|premiums?|rates?|fee|fees|quote|tariff|monthly|yearly|annual|per year|per month|do i pay|would i pay|will i pay|قیمت|حق بیمه|نرخ|تعرفه|ماهانه|سالانه|ماهی|سالی|بپردازم|بدم",
+  ),
+  "u",
+);
 
 /** True when the text asks by how much something rises or differs (QuestionAnalysis.change). */
 export function asksChange(text: string): boolean {

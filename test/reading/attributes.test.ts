@@ -63,6 +63,12 @@ describe("the words that name an attribute", () => {
     expect(statedWith(["discount"], "en")).toBe("discount less");
   });
 
+  it("hear a bare 'how much?' asked of what is covered as asking what it pays, not what it costs", () => {
+    expect(analyzeQuestion("Does the visitor insurance cover an emergency toothache for my mom? how much?", "en").asked[0]).toBe("limit");
+    expect(analyzeQuestion("بیمه مسافرتی دندان رو پوشش میده؟ چقدر؟", "fa").asked[0]).toBe("limit");
+    expect(analyzeQuestion("Does travel insurance cover dental, and how much does it cost?", "en").asked[0]).toBe("price");
+  });
+
   it("read a passage saying what is excluded as speaking of what is covered", () => {
     expect(speaksOf(terms("Premiums exclude the 8% sales tax."), "covered")).toBe(true);
     expect(speaksOf(terms("Exclusions: flood damage."), "covered")).toBe(true);
