@@ -311,6 +311,28 @@ export function focusTerms(text: string, asksAmount = false): string[] {
 }
 
 /**
+ * "I keep a 24ft speedboat at Dubai Marina. Can you insure it?": the thing a message says the
+ * customer has, when its question asks to insure or cover "it". The rewrite keeps the question
+ * only; what "it" is stays the question's focus.
+ */
+const OWNED = [
+  /(?<![\p{L}])(?:i|we)\s+(?:have|keep|own|bought|got|drive|ride|use|just bought)\s+(?:an?|my|our|the|two|2)\s+((?:[\p{L}\d'-]+\s+){0,2}?[\p{L}'-]{3,})(?=\s+(?:at|in|on|that|which|and|for|from|with)(?![\p{L}])|\s*[,.;:!?]|\s*$)/gu,
+  /(?<![\p{L}])(?:یه|یک)\s+([\p{L}\u200C]{2,}(?:\s+[\p{L}\u200C]{2,})?)\s+دارم(?![\p{L}])/gu,
+];
+const REFERS_BACK =
+  /(?<![\p{L}])(?:(?:insure|cover|covers|insuring|covering)\s+(?:it|them)|(?:insurance|cover|policy)\s+for\s+(?:it|them))(?![\p{L}])|بیمه\s?(?:اش|ش)(?![\p{L}])|بیمش(?![\p{L}])/u;
+
+export function ownedFocus(text: string): string[] {
+  const folded = text.toLowerCase();
+  if (!REFERS_BACK.test(foldForMatch(text))) return [];
+  const out = new Set<string>();
+  for (const pattern of OWNED)
+    for (const m of folded.matchAll(pattern))
+      for (const term of analyze(m[1] ?? "")) if (term.length >= 3 && !/^\d/u.test(term) && !NOT_FOCUS.has(term) && !ASKING.has(term)) out.add(term);
+  return [...out];
+}
+
+/**
  * Whether a reply to a clarifying question gives retrieval something the pending question lacks: a
  * figure, or a word of the tenant's documents that most of them do not use. "the insurance",
  * "whatever", "the normal one" add nothing; "for my wife, she's 34" or "the Gold plan" do.

@@ -5,7 +5,7 @@ import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { attributesNamed, speaksOf } from "./attributes.js";
 import { adjustingNote, type Candidate, listCandidates, sectionKey, numbersOf, productOf, productOptions, rank, structure, tiedSiblings, unitOf } from "./candidates.js";
-import { correctTerm, supposedCase, focusPhrases, focusTerms, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
+import { correctTerm, supposedCase, focusPhrases, focusTerms, ownedFocus, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { kindProducts, labelPicksProduct, namedBy, namedOptions, PRODUCT_ATTRIBUTES, productColumns, productTableClarify, sharedClassOnly, unsoldKinds } from "./products.js";
 import { judgeable, parseQuantities } from "../text/quantities.js";
 import { analyzeQuestion, asksChange, type QuestionAnalysis } from "./question.js";
@@ -157,10 +157,13 @@ export function read(input: ReaderInput): ReaderVerdict {
     ...(conditions.size === 0 ? {} : { conditions }),
   };
   // What the question is about, named by a word the tenant's documents never use: they cannot answer.
-  const unknownFocus = focusTerms(
-    input.query,
-    corrected.asked.some((a) => AMOUNT_ATTRIBUTES.includes(a)),
-  )
+  const unknownFocus = [
+    ...focusTerms(
+      input.query,
+      corrected.asked.some((a) => AMOUNT_ATTRIBUTES.includes(a)),
+    ),
+    ...(input.context === undefined ? [] : ownedFocus(input.context)),
+  ]
     .map((t) => tenantForm(taxonomy, t))
     .filter((t) => !taxonomy.vocabulary.has(t) && !conceptDocumented(t, taxonomy, input.lexicon, inPhrases) && stated?.has(t) !== true);
   // «بیمه ساعت هوشمند»: two words the lexicon knows as one thing (a smartwatch, not «ساعت», an

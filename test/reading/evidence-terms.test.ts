@@ -1,10 +1,38 @@
 import { describe, expect, it } from "vitest";
 import { analyzeQuestion } from "../../src/reading/question.js";
-import { addsToQuestion, focusTerms, questionTerms, tenantForm } from "../../src/reading/evidence-terms.js";
+import { addsToQuestion, focusTerms, ownedFocus, questionTerms, tenantForm } from "../../src/reading/evidence-terms.js";
+import { read } from "../../src/reading/read.js";
 import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { analyze } from "../../src/text/analysis/index.js";
 
 describe("a question's content terms", () => {
+  it("takes what 'it' is from the thing the message says the customer has, when the question asks to insure it", () => {
+    expect(ownedFocus("hi, I keep a 24ft speedboat at Dubai Marina. can you insure it against theft?")).toEqual(analyze("speedboat"));
+    expect(ownedFocus("I have a villa in Al Barsha, can you insure it?")).toEqual(analyze("villa"));
+    expect(ownedFocus("یه قایق تندرو دارم، بیمه‌اش می‌کنید؟")).toEqual(analyze("قایق تندرو"));
+    // No pronoun asked to be insured, no antecedent: "a question" is not a thing to insure.
+    expect(ownedFocus("I have a question about my policy, is theft covered?")).toEqual([]);
+    const taxonomy = buildTaxonomy([
+      { id: "nest", title: "Nest Home Cover", product: "nest", domain: "homes", lang: "en", text: "Nest covers your villa or apartment against fire and theft." },
+      { id: "road", title: "Road Car Cover", product: "road", domain: "cars", lang: "en", text: "Road covers your car against damage and theft." },
+    ]);
+    const unit = {
+      chunkId: "nest#1",
+      documentId: "nest",
+      title: "Nest Home Cover",
+      product: "nest",
+      domain: "homes",
+      lang: "en" as const,
+      score: 0.8,
+      sectionPath: ["Cover"],
+      text: "Nest covers your villa or apartment against fire and theft.",
+      shape: { kind: "paragraph" as const },
+    };
+    const asked = "can you insure it against damage and theft?";
+    const verdict = read({ query: asked, language: "en", units: [unit], taxonomy, context: `I keep a speedboat at the marina. ${asked}` });
+    expect(verdict).toMatchObject({ kind: "insufficient", reason: expect.stringContaining("speedboat") });
+  });
+
   it("drops the qualifiers of a device model's name ('iPhone 15 Pro Max'), not an amount's ('AED 500 max')", () => {
     expect(questionTerms("is my iPhone 15 Pro Max covered if I drop it?")).toEqual(analyze("iPhone covered drop"));
     expect(questionTerms("galaxy s24 ultra screen repair")).not.toContain(analyze("ultra")[0]);
