@@ -264,7 +264,8 @@ const OFFERED_PATTERNS: readonly RegExp[] = [
   /(?<![\p{L}])(?:do|does|can|could|would)\s+(?:you|u|ya|they)\s+(?:guys\s+)?(?:do|offer|sell|have|provide)\s+(?:an?\s+|any\s+)?((?:[\p{L}'-]{2,}\s+)?[\p{L}'-]{3,})\s+(?:insurance|insurence|cover|coverage|policy|policies)(?![\p{L}])/gu,
   /(?<![\p{L}])(?:is|are)\s+there\s+(?:an?\s+|any\s+)?((?:[\p{L}'-]{2,}\s+)?[\p{L}'-]{3,})\s+(?:insurance|insurence|cover|policy)(?![\p{L}])/gu,
   /(?<![\p{L}])(?:can|could)\s+i\s+(?:buy|get|take out|purchase)\s+(?:an?\s+|some\s+)?((?:[\p{L}'-]{2,}\s+)?[\p{L}'-]{3,})\s+(?:insurance|insurence|cover|policy)(?![\p{L}])/gu,
-  /(?<![\p{L}]|حق\s)بیمه\s+([\p{L}]{2,})\s+(?:هم\s+)?(?:دارید|دارین|ارائه|میفروشید|می\s?فروشید)/gu,
+  // «بیمه تحصیلی برای آینده فرزندان دارید؟»: a few words may say what it is for.
+  /(?<![\p{L}]|حق\s)بیمه\s+([\p{L}]{2,})(?:\s+[\p{L}\u200C]+){0,4}?\s+(?:هم\s+)?(?:دارید|دارین|دارد|داره|ارائه|میفروشید|می\s?فروشید)(?![\p{L}])/gu,
 ];
 
 /** The kinds asked about, each as its terms with the head last ("term life" → term, life). */

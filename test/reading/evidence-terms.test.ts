@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { analyzeQuestion } from "../../src/reading/question.js";
-import { addsToQuestion, focusTerms, ownedFocus, questionTerms, tenantForm } from "../../src/reading/evidence-terms.js";
+import { addsToQuestion, focusTerms, offeredKinds, ownedFocus, questionTerms, tenantForm } from "../../src/reading/evidence-terms.js";
 import { read } from "../../src/reading/read.js";
 import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { analyze } from "../../src/text/analysis/index.js";
 
 describe("a question's content terms", () => {
+  it("hears whether a kind of insurance is offered with a few words between its name and the verb («بیمه تحصیلی برای آینده فرزندان دارد؟»)", () => {
+    expect(offeredKinds("آیا بیمه صدف طرح پس‌انداز یا بیمه تحصیلی برای آینده فرزندان دارد؟")).toEqual([analyze("تحصیلی")]);
+    expect(offeredKinds("بیمه عمر هم ارائه می‌دهید؟")).toEqual([analyze("عمر")]);
+    expect(offeredKinds("بیمه بدنه برای ماشینم دارید؟")).toEqual([analyze("بدنه")]);
+    // Too far apart to be one request: the words between say more than what it is for.
+    expect(offeredKinds("بیمه بدنه را که سال پیش برای ماشین قبلی خریدم هنوز دارید؟")).toEqual([]);
+  });
+
   it("takes what 'it' is from the thing the message says the customer has, when the question asks to insure it", () => {
     expect(ownedFocus("hi, I keep a 24ft speedboat at Dubai Marina. can you insure it against theft?")).toEqual(analyze("speedboat"));
     expect(ownedFocus("I have a villa in Al Barsha, can you insure it?")).toEqual(analyze("villa"));
