@@ -85,12 +85,15 @@ function matchesExactly(tokens: PatternToken[], words: string[]): boolean {
   return walk(0, 0);
 }
 
-/** The first phrase of the list found in `words`; a phrase one of whose words the text lacks is not searched for. */
-export function firstMatch(phrases: readonly CompiledPhrase[], words: string[]): CompiledPhrase | null {
+/**
+ * The first phrase of the list found in `words`; a phrase one of whose words the text lacks is not
+ * searched for. With `unless`, a match it rejects (by the words before the match) does not count.
+ */
+export function firstMatch(phrases: readonly CompiledPhrase[], words: string[], unless?: (words: readonly string[], start: number) => boolean): CompiledPhrase | null {
   const present = new Set(words);
   for (const phrase of phrases) {
     if (!phrase.words.every((w) => present.has(w))) continue;
-    if (findPhrase(phrase, words) !== null) return phrase;
+    if (unless === undefined ? findPhrase(phrase, words) !== null : words.some((_, start) => matchesAt(phrase.tokens, 0, words, start) && !unless(words, start))) return phrase;
   }
   return null;
 }

@@ -3,6 +3,7 @@ import type { AgentBundle } from "./bundle.js";
 import { CHITCHAT_KINDS, RESTRICTED_CATEGORIES } from "./bundle.js";
 import { analyze } from "../text/analysis/index.js";
 import { ATTRIBUTE_TERMS, PAGE_WORDS } from "../text/attribute-words.js";
+import { toldOfOthers } from "../text/habit.js";
 import { compilePhrase, findPhrase, firstMatch, ruleWords, type CompiledPhrase } from "./phrases.js";
 import type { ClarifyOption } from "../domain/turn.js";
 import type { GateClass } from "../learn/index.js";
@@ -199,7 +200,7 @@ export function createPolicy(bundle: AgentBundle): Policy {
     },
     evaluate({ text, pendingOptions }) {
       const words = ruleWords(text);
-      const hit = firstMatch(handoff, words);
+      const hit = firstMatch(handoff, words, (all, start) => toldOfOthers(all.slice(0, start)));
       if (hit) return { kind: "handoff", phrase: hit.source };
       for (const { category, phrases } of restricted) {
         const match = firstMatch(phrases, words);

@@ -9,6 +9,18 @@ import type { ClarifyOption } from "../../src/domain/turn.js";
 const policy = createPolicy(loadBundle(path.join(PACKAGE_ROOT, "bundle")));
 const gate = (text: string, pendingOptions: ClarifyOption[] | null = null): Gate | null => policy.evaluate({ text, pendingOptions });
 
+describe("a handoff phrase told of someone else's habit", () => {
+  it("does not fire on 'my father likes to speak to someone', and fires on any request in the first person", () => {
+    expect(gate("My father likes to speak to someone in Farsi when he calls. Until what time is your Persian desk open on Fridays?")).toBeNull();
+    expect(gate("My mother usually talks to someone at the branch. What are your opening hours?")).toBeNull();
+    expect(gate("I always like to speak to someone")).toMatchObject({ kind: "handoff" });
+    expect(gate("I want to speak to someone")).toMatchObject({ kind: "handoff" });
+    expect(gate("he would like to speak to someone")).toMatchObject({ kind: "handoff" });
+    // A habit told first, then a request of the same phrase: the request fires.
+    expect(gate("My father likes to talk to someone. I want to talk to someone too")).toMatchObject({ kind: "handoff" });
+  });
+});
+
 describe("phrase patterns", () => {
   it("folds the verb prefix می so every spelling is one word", () => {
     expect(ruleWords("می خواهم")).toEqual(ruleWords("می‌خواهم"));

@@ -1,5 +1,6 @@
 import type { TriageInput, TriageOutput } from "../roles.js";
 import { foldForMatch } from "../../text/index.js";
+import { toldOfOthers } from "../../text/habit.js";
 import { OFF_TOPIC, STRONG_IN_SCOPE, WEAK_IN_SCOPE } from "./lexicon.js";
 import { contentTerms, phraseRegex, round2 } from "./terms.js";
 import { isElliptical, latestQueryLine } from "./contextualize.js";
@@ -281,12 +282,28 @@ const PROCEDURE = phraseRegex([
 ]);
 const COVERAGE = phraseRegex(["cover", "covers", "covered", "coverage", "include", "includes", "included", "pay for", "پوشش", "شامل", "جبران", "تحت پوشش"]);
 
+/** "My father likes to speak to someone…": every talking verb of the message follows a habit told of someone else. */
+function describesOthers(folded: string): boolean {
+  const verbs = [...folded.matchAll(new RegExp(HANDOFF_VERB.source, "gu"))];
+  return (
+    verbs.length > 0 &&
+    verbs.every((m) =>
+      toldOfOthers(
+        folded
+          .slice(0, m.index)
+          .split(/[^\p{L}\p{N}']+/u)
+          .filter((w) => w !== ""),
+      ),
+    )
+  );
+}
+
 export function triage(input: TriageInput): TriageOutput {
   const folded = foldForMatch(input.text);
   const terms = contentTerms(input.text);
 
   if (BARE_HANDOFF.test(folded)) return { intent: "handoff_request", confidence: 0.9 };
-  if (HUMAN.test(folded) && (HANDOFF_VERB.test(folded) || HUMAN_STRONG.test(folded))) {
+  if (HUMAN.test(folded) && (HANDOFF_VERB.test(folded) || HUMAN_STRONG.test(folded)) && !describesOthers(folded)) {
     // "agent" also means an insurance agent; only a talk/connect verb makes it a person request.
     return { intent: "handoff_request", confidence: HUMAN_STRONG.test(folded) ? 0.95 : 0.85 };
   }

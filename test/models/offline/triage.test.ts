@@ -18,6 +18,11 @@ describe("offline triage", () => {
     expect(await intentOf(text, language)).toBe("handoff_request");
   });
 
+  it("does not read a habit told of someone else ('my father likes to speak to someone') as a person request", async () => {
+    expect(await intentOf("My father likes to speak to someone in Farsi when he calls. Until what time is your Persian desk open?", "en")).toBe("knowledge");
+    expect(await intentOf("my dad would like to speak to a human", "en")).toBe("handoff_request");
+  });
+
   it("does not read an insurance agent as a person request", async () => {
     expect(await intentOf("Where can I find an agent near me?", "en")).toBe("knowledge");
   });
