@@ -68,6 +68,14 @@ export function kindProducts(query: string, taxonomy: Taxonomy, lexicon: Concept
     (t) => !names.has(t) && !isAttributeWord(t) && !names.has(tenantForm(taxonomy, t)),
   );
   if (kinds.length === 0) return null;
+  // "health insurance" is the kind its phrase names (health_insurance), which a "Medical Insurance"
+  // title names too, though "health" and "medical" are not one word's concept; a title naming a
+  // narrower kind (contents insurance) is of the broader one asked (home insurance).
+  const phraseKinds =
+    lexicon === undefined
+      ? []
+      : KIND_WORD.flatMap((pattern) => [...foldForMatch(query).matchAll(pattern)].flatMap((m) => lexicon.conceptsOf(m[0]))).filter((c) => isInsuranceKind(lexicon, c));
+  const ofKind = (concept: string): boolean => phraseKinds.includes(concept) || (lexicon?.broaderOf(concept) ?? []).some(ofKind);
   const out = new Set<string>();
   for (const p of taxonomy.products) {
     if (p.general) continue;
@@ -78,7 +86,8 @@ export function kindProducts(query: string, taxonomy: Taxonomy, lexicon: Concept
       const concept = lexicon?.conceptOfTerm(t) ?? lexicon?.conceptOfTerm(tenantForm(taxonomy, t));
       return words.has(t) || words.has(tenantForm(taxonomy, t)) || (concept !== undefined && concepts.has(concept));
     };
-    if (kinds.some(is)) out.add(p.product);
+    const titled = phraseKinds.length > 0 && Object.values(p.titles).some((ts) => (ts ?? []).some((title) => lexicon!.conceptsOf(title).some(ofKind)));
+    if (kinds.some(is) || titled) out.add(p.product);
   }
   return out.size === 0 ? null : out;
 }

@@ -348,7 +348,9 @@ export function read(input: ReaderInput): ReaderVerdict {
   // covers depends on which one.
   const byName = namedSet.size >= 2 && sharedClassOnly(taxonomy, terms) ? named : [];
   const shared = byName.length > 0 ? byName : kind !== null && kind.size >= 2 ? taxonomy.products.filter((p) => kind.has(p.product)) : [];
-  if (shared.some((p) => p.product === productOf(best)) && corrected.asked.some((a) => PRODUCT_ATTRIBUTES.has(a)) && !labelPicksProduct(best, candidates, terms)) {
+  // So does a need with no attribute asked ("I need health insurance for my parents"): which one.
+  const asksOfProduct = corrected.asked.length === 0 || corrected.asked.some((a) => PRODUCT_ATTRIBUTES.has(a));
+  if (shared.some((p) => p.product === productOf(best)) && asksOfProduct && !labelPicksProduct(best, candidates, terms)) {
     return { kind: "clarify_products", options: namedOptions(shared, candidates, input.language, taxonomy), coverage: best.score.coverage };
   }
 

@@ -5,6 +5,7 @@ import { analyze } from "../../src/text/analysis/index.js";
 import type { ReadingUnit } from "../../src/reading/types.js";
 import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { parseConceptLexicon } from "../../src/text/concepts.js";
+import { kindProducts } from "../../src/reading/products.js";
 
 /** Units of two small fictional products, as retrieval would hand them to the reader. */
 const base = { domain: "trips", lang: "en" as const, score: 0.8 };
@@ -248,6 +249,51 @@ describe("the reader", () => {
       });
     const verdict = follow("I'm 35. How much is Beacon with $500,000 per month?");
     expect(verdict.kind === "answer" && verdict.claims.map((c) => c.text).join(" ")).toContain("4% less");
+  });
+
+  it("asks which product a need names by its kind ('I need health insurance for my parents'), when several products are of it", () => {
+    const lexicon = parseConceptLexicon(
+      [
+        "insurance_type\ttype of insurance\tنوع بیمه",
+        "health_insurance\thealth insurance | medical insurance | health cover\tبیمه درمان\tinsurance_type",
+        "medical\thealth | medical care\tپزشکی",
+        "doctor\tmedic | doctor\tپزشک",
+      ].join("\n"),
+      "test.tsv",
+    );
+    const health = buildTaxonomy([
+      {
+        id: "carefam",
+        title: "Carefam Family Medical Insurance",
+        product: "carefam",
+        domain: "health",
+        lang: "en",
+        text: "Carefam Family Medical Insurance covers residents and their families. Carefam is the health insurance you need for your parents and children.",
+      },
+      {
+        id: "guestcare",
+        title: "Guestcare Visitor Medical Insurance",
+        product: "guestcare",
+        domain: "visitors",
+        lang: "en",
+        text: "Guestcare covers parents visiting on a visit visa for up to 180 days.",
+      },
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en", text: prices.map((p) => p.text).join("\n") },
+    ]);
+    expect(kindProducts("I need health insurance for my parents.", health, lexicon)).toEqual(new Set(["carefam", "guestcare"]));
+    const units = [
+      paragraph(
+        { chunkId: "carefam#1", product: "carefam", domain: "health", title: "Carefam Family Medical Insurance", section: "Overview" },
+        "Carefam is the health insurance you need for your parents and children.",
+      ),
+      paragraph(
+        { chunkId: "guestcare#1", product: "guestcare", domain: "visitors", title: "Guestcare Visitor Medical Insurance", section: "Overview" },
+        "Guestcare covers parents visiting on a visit visa for up to 180 days.",
+      ),
+    ];
+    const verdict = read({ query: "I need health insurance for my parents.", language: "en", units, taxonomy: health, lexicon });
+    expect(verdict.kind).toBe("clarify_products");
+    expect(verdict.kind === "clarify_products" && verdict.options.map((o) => o.product).sort()).toEqual(["carefam", "guestcare"]);
   });
 
   it("answers from the item a section heading's word labels, not from a sibling the heading also covers", () => {
