@@ -94,6 +94,9 @@ export function listCandidates(candidates: readonly Candidate[], question: Quest
   return out;
 }
 
+/** …of which those a heading may ask of every product alike: the steps or channels, the documents. */
+const PROCEDURES: ReadonlySet<Attribute> = new Set<Attribute>(["documents", "how"]);
+
 /** Attributes a list states whole: the documents to bring, the steps to take, what is (not) covered. */
 const LIST_ATTRIBUTES: ReadonlySet<Attribute> = new Set<Attribute>(["documents", "how", "covered", "excluded"]);
 
@@ -112,17 +115,20 @@ function wholeList(group: readonly TextCandidate[], question: QuestionAnalysis, 
   if (!terms.every((t) => shared.has(t) || isAttributeWord(t))) return [];
   // What is not covered is answered by a list of exclusions ("What is not covered"), what is
   // covered by one that is not: the heading says which.
-  const excludes = analyzeQuestion([...first.unit.sectionPath, leadIn].join(" "), first.unit.lang).asked.includes("excluded");
-  if (excludes !== question.asked.includes("excluded")) return [];
-  return [asList(group, question, terms, taxonomy)];
+  const heading = analyzeQuestion([...first.unit.sectionPath, leadIn].join(" "), first.unit.lang).asked;
+  if (heading.includes("excluded") !== question.asked.includes("excluded")) return [];
+  // A heading that asks what the question asks ("Where to file a claim") makes the list the
+  // answer as much as its items' words: its words are the list's own.
+  return [asList(group, question, terms, taxonomy, heading.some((a) => PROCEDURES.has(a) && question.asked.includes(a)) ? shared : undefined)];
 }
 
 /** The list of `group`'s items as one candidate: its lead-in and every item, each cited. */
-function asList(group: readonly TextCandidate[], question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy): Candidate {
+function asList(group: readonly TextCandidate[], question: QuestionAnalysis, terms: readonly string[], taxonomy: Taxonomy, heading?: ReadonlySet<string>): Candidate {
   const ordered = [...group].sort((a, b) => (a.unit.position ?? 0) - (b.unit.position ?? 0));
   const first = ordered[0]!;
   const leadIn = first.unit.shape.kind === "item" ? (first.unit.shape.leadIn ?? "") : "";
-  const own = termSet([leadIn, ...ordered.map((c) => (c.unit.shape.kind === "item" ? c.unit.shape.item : ""))].join(" "));
+  const items = termSet([leadIn, ...ordered.map((c) => (c.unit.shape.kind === "item" ? c.unit.shape.item : ""))].join(" "));
+  const own = heading === undefined ? items : union(items, heading);
   const { context, title, lang } = unitBags(first.unit, taxonomy);
   const score = cover(question, terms, { own, context, title, lang, form: ordered.map((c) => c.unit.text).join(" ") }, taxonomy, 0);
   return {

@@ -156,7 +156,16 @@ const CUES: ReadonlyArray<[Attribute, RegExp]> = [
   ],
   ["duration", new RegExp(W("how long|how many days|for how long|duration|valid for|grace period|مهلت ارفاقی|چه مدت|چند روز|چند وقت|مدت|چقدر طول|طول می کشه|طول میکشه"), "u")],
   ["covered", new RegExp(W("covered|cover|covers|include|includes|pay for|pays for|will .{1,30} pay|is .{1,30} included|پوشش|شامل|تحت پوشش|پرداخت می کند|میده"), "u")],
-  ["how", new RegExp(W("how (?:do|can|should) i|how to|steps|procedure|process|what should i do|چطور|چگونه|چه کار کنم|چیکار کنم|مراحل|روال"), "u")],
+  // "Where can I file a claim?": the channels to do it by, as much as the steps.
+  [
+    "how",
+    new RegExp(
+      W(
+        "how (?:do|can|should) i|how to|steps|procedure|process|what should i do|where (?:can|do|should|could) (?:i|we)|where to|چطور|چگونه|چه کار کنم|چیکار کنم|مراحل|روال|کجا می ?تونم|کجا می ?توانم|کجا باید",
+      ),
+      "u",
+    ),
+  ],
 ];
 
 const OWN_DETAILS = new RegExp(

@@ -6,6 +6,7 @@ import type { ReadingUnit } from "../../src/reading/types.js";
 import { buildTaxonomy } from "../../src/retrieval/taxonomy.js";
 import { parseConceptLexicon } from "../../src/text/concepts.js";
 import { kindProducts } from "../../src/reading/products.js";
+import { analyzeQuestion } from "../../src/reading/question.js";
 
 /** Units of two small fictional products, as retrieval would hand them to the reader. */
 const base = { domain: "trips", lang: "en" as const, score: 0.8 };
@@ -294,6 +295,22 @@ describe("the reader", () => {
     const verdict = read({ query: "I need health insurance for my parents.", language: "en", units, taxonomy: health, lexicon });
     expect(verdict.kind).toBe("clarify_products");
     expect(verdict.kind === "clarify_products" && verdict.options.map((o) => o.product).sort()).toEqual(["carefam", "guestcare"]);
+  });
+
+  it("answers 'where can I file a claim?' with the list under the heading that asks it, over a sentence sharing its words", () => {
+    expect(analyzeQuestion("Where can I file a claim?", "en").asked).toContain("how");
+    const at = { documentId: "claims", product: "claims", domain: "claims", title: "Claims guide", section: "Where to file a claim" };
+    const channels = listItems(at, "We accept claims through three channels:", ["The app: choose New claim.", "The website: open the claims page.", "Any of our 140 branches."]);
+    const who = paragraph(
+      { chunkId: "claims#who", product: "claims", domain: "claims", title: "Claims guide", section: "Who may claim" },
+      "A claim can be filed by the policyholder or by a beneficiary.",
+    );
+    const guide = buildTaxonomy([
+      { id: "claims", title: "Claims guide", product: "claims", domain: "claims", lang: "en", text: [...channels.map((u) => u.text), who.text].join("\n") },
+      { id: "trip-prices", title: "Voyager Travel Cover – Prices", product: "voyager", domain: "trips", lang: "en", text: prices.map((p) => p.text).join("\n") },
+    ]);
+    const verdict = read({ query: "Where can I file a claim?", language: "en", units: [who, ...channels], taxonomy: guide });
+    expect(verdict.kind === "answer" && verdict.claims.map((c) => c.text).join(" ")).toContain("140 branches");
   });
 
   it("answers from the item a section heading's word labels, not from a sibling the heading also covers", () => {
