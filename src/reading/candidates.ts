@@ -8,7 +8,7 @@ import { analyzeQuestion, type Attribute, type QuestionAnalysis } from "./questi
 import { AMOUNT_ATTRIBUTES, cover, FIGURE_ATTRIBUTES, judged, READER_RULES, type Scored, unitBags } from "./score.js";
 import type { CellReading, Table } from "./table.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
-import { termSet, union } from "./unit-terms.js";
+import { labelTerms, termSet, union } from "./unit-terms.js";
 
 /** What the reader weighs against each other: sentences, list items (alone or as a whole list), table readings; and the products a question names. */
 
@@ -200,6 +200,21 @@ export const structure = (c: Candidate, siblings: ReadonlyMap<string, Candidate 
 
 /** A unit's document and heading path: units under one heading of one document share it. */
 export const sectionKey = (unit: ReadingUnit) => `${unit.documentId}\u0000${unit.sectionPath.join("\u0000")}`;
+
+/**
+ * A heading that names its items' topics ("Outpatient, dental, maternity and glasses") speaks of
+ * each item's own topic only: per item, the label words of the other items of its section (a word
+ * one of them has as its label is that item's, not context for the rest).
+ */
+export function siblingLabelsOf(units: readonly ReadingUnit[]): (unit: ReadingUnit) => ReadonlySet<string> {
+  const labels = new Map<string, Map<string, ReadonlySet<string>>>();
+  for (const u of units) {
+    if (u.shape.kind !== "item") continue;
+    const key = sectionKey(u);
+    (labels.get(key) ?? labels.set(key, new Map()).get(key)!).set(u.chunkId, labelTerms(u.shape.item));
+  }
+  return (unit) => new Set([...(labels.get(sectionKey(unit)) ?? [])].flatMap(([id, ts]) => (id === unit.chunkId ? [] : [...ts])));
+}
 
 /**
  * The note beside a table that adjusts the cell for the customer's case ("Motorcycles used for

@@ -1,7 +1,8 @@
 import type { Taxonomy } from "../domain/taxonomy.js";
 import { analyze } from "../text/analysis/index.js";
 import type { ConceptLexicon } from "../text/concepts.js";
-import type { Quantity } from "../text/quantities.js";
+import { judgeable, parseQuantities, type Quantity } from "../text/quantities.js";
+import type { Attribute, QuestionAnalysis } from "./question.js";
 import { asksSomething, FOLLOW_UP_TERMS } from "../text/sentences.js";
 import { tenantForm } from "./evidence-terms.js";
 
@@ -40,6 +41,18 @@ export function withContextQuantities(own: readonly Quantity[], context: readonl
   const key = (q: Quantity) => JSON.stringify(q);
   const seen = new Set(own.map(key));
   return [...own, ...context.filter((q) => !seen.has(key(q)))];
+}
+
+/**
+ * "is it cheaper if I pay once a year?" after "I'm 35… $500,000 a month?": a follow-up asking of
+ * another attribute than the question `before` it carries the conversation's ages and sums, which
+ * still pick a row, but a passage stating none of their kind ("paying yearly costs 4% less") is
+ * not the worse for them (score.ts quantityAgreement). Those not said in the turn's own words.
+ */
+export function carriedQuantities(question: QuestionAnalysis, context: string | undefined, before: readonly Attribute[] | undefined): Quantity[] {
+  if (before === undefined || context === undefined || question.asked.length === 0 || before.includes(question.asked[0]!)) return [];
+  const said = new Set(parseQuantities(context).map((q) => `${q.kind}:${q.value}`));
+  return question.quantities.filter((q) => judgeable(q) && !said.has(`${q.kind}:${q.value}`));
 }
 
 /** The question's terms that some concept of the lexicon carries, alone or as part of a phrase. */

@@ -4,7 +4,20 @@ import type { ConceptLexicon } from "../text/concepts.js";
 import type { Language } from "../text/language.js";
 import { foldForMatch } from "../text/normalize.js";
 import { attributesNamed, speaksOf } from "./attributes.js";
-import { adjustingNote, type Candidate, listCandidates, sectionKey, numbersOf, productOf, productOptions, rank, structure, tiedSiblings, unitOf } from "./candidates.js";
+import {
+  adjustingNote,
+  type Candidate,
+  listCandidates,
+  sectionKey,
+  numbersOf,
+  productOf,
+  productOptions,
+  rank,
+  siblingLabelsOf,
+  structure,
+  tiedSiblings,
+  unitOf,
+} from "./candidates.js";
 import { correctTerm, supposedCase, focusPhrases, focusTerms, ownedFocus, questionTerms, tenantForm, termWeight } from "./evidence-terms.js";
 import { kindProducts, labelPicksProduct, namedBy, namedOptions, PRODUCT_ATTRIBUTES, productColumns, productTableClarify, sharedClassOnly, unsoldKinds } from "./products.js";
 import { judgeable, parseQuantities } from "../text/quantities.js";
@@ -14,7 +27,7 @@ import { AMOUNT_ATTRIBUTES, cover, judged, quantityAgreement, READER_RULES, tabl
 import { type CellReading, readTable, recordRow, renderCell, rowsOfOtherQuantities, type Table, tablesOf } from "./table.js";
 import { moreSpecific, resolvedByContext } from "./said.js";
 import { alsoAskedColumns } from "./clauses.js";
-import { carriedTerms, followUpFocus, phraseConcepts, statedTerms, withContextQuantities } from "./context.js";
+import { carriedQuantities, carriedTerms, followUpFocus, phraseConcepts, statedTerms, withContextQuantities } from "./context.js";
 import { namesAny, ruledOut } from "./excluded.js";
 import type { ReaderClaim, ReaderOption, ReadingUnit } from "./types.js";
 
@@ -110,15 +123,8 @@ export function read(input: ReaderInput): ReaderVerdict {
           change: asked.change === true || asksChange(input.context),
           denied: new Set([...(asked.denied ?? []), ...deniedTerms(input.context)]),
         };
-  // "is it cheaper if I pay once a year?" after "I'm 35… $500,000 a month?": asked of something
-  // else than before, the age and the sum still pick a row, but a passage stating neither kind
-  // ("paying yearly costs 4% less") is not the worse for it.
-  const before = input.earlier === undefined ? undefined : analyzeQuestion(input.earlier, input.language).asked;
-  if (before !== undefined && input.context !== undefined && asked.asked.length > 0 && !before.includes(asked.asked[0]!)) {
-    const said = new Set(parseQuantities(input.context).map((q) => `${q.kind}:${q.value}`));
-    const carried = question.quantities.filter((q) => judgeable(q) && !said.has(`${q.kind}:${q.value}`));
-    if (carried.length > 0) question.carriedQuantities = carried;
-  }
+  const held = carriedQuantities(question, input.context, input.earlier === undefined ? undefined : analyzeQuestion(input.earlier, input.language).asked);
+  if (held.length > 0) question.carriedQuantities = held;
   const judgeableQuantities = question.quantities.some(judgeable);
   const raw = questionTerms(input.query, judgeableQuantities);
   // A word the concept lexicon knows ("crash") is a word, not a misspelling of one the documents
@@ -195,13 +201,7 @@ export function read(input: ReaderInput): ReaderVerdict {
   const documented = new Set([...inLanguage.map((u) => u.product), ...taxonomy.products.filter((p) => p.languages.includes(input.language)).map((p) => p.product)]);
   units = units.filter((u) => u.lang === input.language || !documented.has(u.product));
 
-  // A heading that names its items' topics ("Outpatient, dental, maternity and glasses") speaks
-  // of each item's own topic only: a word another item of the section has as its label is that
-  // item's, not context for the rest.
-  const labels = new Map<string, Map<string, ReadonlySet<string>>>();
-  for (const u of units)
-    if (u.shape.kind === "item") (labels.get(sectionKey(u)) ?? labels.set(sectionKey(u), new Map()).get(sectionKey(u))!).set(u.chunkId, labelTerms(u.shape.item));
-  const siblingLabels = (unit: ReadingUnit): ReadonlySet<string> => new Set([...(labels.get(sectionKey(unit)) ?? [])].flatMap(([id, ts]) => (id === unit.chunkId ? [] : [...ts])));
+  const siblingLabels = siblingLabelsOf(units);
 
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
