@@ -53,6 +53,7 @@ export function conceptsIn(lexicon: ConceptLexicon, bag: ReadonlySet<string>): R
 }
 
 const STEP_NUMBER = /^\s*\d{1,2}[.)]\s+/u;
+const PERCENT_FIGURE = /\d[\d.,٬]*\s*(?:%|percent|درصد)/giu;
 const OTHER_MEASURE = /\d\s*(?:hours?|hrs?|minutes?|mins?|ساعت|دقیقه)(?![\p{L}])/iu;
 
 /**
@@ -69,7 +70,11 @@ export const statedIntervals: (text: string) => readonly Interval[] = memoByText
   for (const piece of pieces) {
     // "within 24 hours" measures what no question's quantity does: not money for the text's "$".
     if (OTHER_MEASURE.test(piece)) continue;
-    const interval = parseInterval(piece, unitHint(piece) ?? hint);
+    // "1.2% of the car's value for cars up to 5 years old": the percentage is the value; the
+    // interval beside it measures what its own words say (an age, a length of time).
+    const unpercented = piece.replace(PERCENT_FIGURE, " ");
+    const measured = unpercented !== piece && /\d/u.test(unpercented) ? unitHint(unpercented) : null;
+    const interval = measured === "age" || measured === "days" ? parseInterval(unpercented, measured) : parseInterval(piece, unitHint(piece) ?? hint);
     if (interval !== null && interval.unit !== null) out.push(interval);
   }
   return out;

@@ -110,4 +110,14 @@ describe("intervals a passage states", () => {
       { lo: 95, hi: 95, unit: "money" },
     ]);
   });
+
+  it("reads an age or a length beside a percentage by its own words, the percentage being the value", () => {
+    expect(statedIntervals("The premium costs 1.2% of the car's value for cars up to 5 years old, 1.5% for cars 6 to 10 years old.")).toEqual([
+      { lo: 0, hi: 5, unit: "age" },
+      { lo: 6, hi: 10, unit: "age" },
+    ]);
+    expect(statedIntervals("5% extra for trips up to 10 days")).toEqual([{ lo: 0, hi: 10, unit: "days" }]);
+    // No other measure: the percentage's own interval stays.
+    expect(statedIntervals("Discounts up to 20%")).toEqual([{ lo: 0, hi: 20, unit: "percent" }]);
+  });
 });
