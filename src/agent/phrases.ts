@@ -54,11 +54,11 @@ function matchesAt(tokens: PatternToken[], t: number, words: string[], w: number
   return ok && matchesAt(tokens, t + 1, words, w + 1);
 }
 
-/** The word span [start, end) of the first match, or null. */
-export function findPhrase(phrase: CompiledPhrase, words: string[]): { start: number; end: number } | null {
+/** The word span [start, end) of the first match (that `unless` does not reject by the words before it), or null. */
+export function findPhrase(phrase: CompiledPhrase, words: string[], unless?: (words: readonly string[], start: number) => boolean): { start: number; end: number } | null {
   if (phrase.tokens.length === 0) return null;
   for (let start = 0; start < words.length; start++) {
-    if (matchesAt(phrase.tokens, 0, words, start)) {
+    if (matchesAt(phrase.tokens, 0, words, start) && unless?.(words, start) !== true) {
       // Recompute the end by greedy re-walk (patterns are short; clarity over cleverness).
       for (let end = start + 1; end <= words.length; end++) {
         if (matchesExactly(phrase.tokens, words.slice(start, end))) return { start, end };
@@ -93,7 +93,7 @@ export function firstMatch(phrases: readonly CompiledPhrase[], words: string[], 
   const present = new Set(words);
   for (const phrase of phrases) {
     if (!phrase.words.every((w) => present.has(w))) continue;
-    if (unless === undefined ? findPhrase(phrase, words) !== null : words.some((_, start) => matchesAt(phrase.tokens, 0, words, start) && !unless(words, start))) return phrase;
+    if (findPhrase(phrase, words, unless) !== null) return phrase;
   }
   return null;
 }

@@ -48,10 +48,20 @@ export function unsoldKinds(query: string, taxonomy: Taxonomy, lexicon: ConceptL
   });
 }
 
-/** A concept the lexicon files under the kinds of insurance (insurance_type), directly or through a broader kind. */
-function isInsuranceKind(lexicon: ConceptLexicon, concept: string, seen: ReadonlySet<string> = new Set()): boolean {
-  return lexicon.broaderOf(concept).some((b) => b === INSURANCE_KIND || (!seen.has(b) && isInsuranceKind(lexicon, b, new Set([...seen, concept]))));
+/** A concept and every broader one above it in the lexicon (contents insurance → home → property insurance). */
+function withBroader(lexicon: ConceptLexicon, concept: string): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const queue = [concept]; queue.length > 0; ) {
+    const next = queue.pop()!;
+    if (out.has(next)) continue;
+    out.add(next);
+    queue.push(...lexicon.broaderOf(next));
+  }
+  return out;
 }
+
+/** A concept the lexicon files under the kinds of insurance (insurance_type), directly or through a broader kind. */
+const isInsuranceKind = (lexicon: ConceptLexicon, concept: string): boolean => concept !== INSURANCE_KIND && withBroader(lexicon, concept).has(INSURANCE_KIND);
 const INSURANCE_KIND = "insurance_type";
 
 // "car insurance", «بیمه ماشین»: the word before "insurance" or after «بیمه» names a kind.
@@ -75,7 +85,7 @@ export function kindProducts(query: string, taxonomy: Taxonomy, lexicon: Concept
     lexicon === undefined
       ? []
       : KIND_WORD.flatMap((pattern) => [...foldForMatch(query).matchAll(pattern)].flatMap((m) => lexicon.conceptsOf(m[0]))).filter((c) => isInsuranceKind(lexicon, c));
-  const ofKind = (concept: string): boolean => phraseKinds.includes(concept) || (lexicon?.broaderOf(concept) ?? []).some(ofKind);
+  const ofKind = (concept: string): boolean => lexicon !== undefined && [...withBroader(lexicon, concept)].some((c) => phraseKinds.includes(c));
   const out = new Set<string>();
   for (const p of taxonomy.products) {
     if (p.general) continue;
